@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Quick start: set up and run every test (and the linter). Fails when any test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh dev
+bash scripts/install-browser.sh || echo "run-tests: Chromium could not be installed; browser tests will say why they skip"
+.venv/bin/ruff check .
+.venv/bin/python -m pytest "$@"

@@ -1,0 +1,201 @@
+"""The table config (TOML under `firmware_cfg/`): loaded and validated in one place.
+
+`SCHEMA` lists every known key with its type and default; a file may give any subset. Errors are
+one line naming the file, the dotted key and what is wrong. `load_config()` returns a `Config`,
+a read-only mapping of sections with the defaults filled in.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from table.errors import ConfigError
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+CONFIG_DIR = PACKAGE_ROOT / "firmware_cfg"
+DEFAULT_CONFIG = CONFIG_DIR / "table.toml"
+
+
+@dataclass(frozen=True)
+class Key:
+    """One config key: its type(s), default and an optional check returning an error or None."""
+
+    types: type | tuple[type, ...]
+    default: Any
+    check: Callable[[Any], str | None] | None = None
+
+
+def _positive(value: Any) -> str | None:
+    return None if value > 0 else f"must be greater than 0, got {value}"
+
+
+def _at_least_zero(value: Any) -> str | None:
+    return None if value >= 0 else f"must be at least 0, got {value}"
+
+
+def _one_of(*choices: str) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if value in choices else f"must be one of {', '.join(choices)}, got {value!r}"
+    return check
+
+
+def _unit_interval(value: Any) -> str | None:
+    return None if 0 <= value <= 1 else f"must be between 0 and 1, got {value}"
+
+
+NUMBER = (int, float)
+
+SCHEMA: dict[str, dict[str, Key]] = {
+    "board": {
+        "width": Key(NUMBER, 48.0, _positive),
+        "height": Key(NUMBER, 48.0, _positive),
+    },
+    "markers": {
+        "dictionary": Key(str, "DICT_APRILTAG_36h11"),
+        "corner_size_mm": Key(NUMBER, 50.0, _positive),
+        "model_size_mm": Key(NUMBER, 15.0, _positive),
+        "model_height_mm": Key(NUMBER, 0.0, _at_least_zero),
+        "pointer_id": Key(int, 500, _at_least_zero),
+        "corners": Key(dict, {"0": [1.5, 1.5], "1": [46.5, 1.5], "2": [46.5, 46.5], "3": [1.5, 46.5]}),
+        "edges": Key(dict, {}),
+    },
+    "camera": {
+        "source": Key(str, "auto", _one_of("auto", "picamera2", "opencv", "replay", "synthetic")),
+        "index": Key(int, 0, _at_least_zero),
+        "path": Key(str, ""),
+        "width": Key(int, 2028, _positive),
+        "height": Key(int, 1520, _positive),
+        "fps": Key(NUMBER, 10.0, _positive),
+        "exposure_us": Key(int, 0, _at_least_zero),
+        "analogue_gain": Key(NUMBER, 0.0, _at_least_zero),
+        "lens_position": Key(NUMBER, -1.0),
+        "intrinsics": Key(str, ""),
+    },
+    "tracking": {
+        "stable_frames": Key(int, 3, _positive),
+        "occlusion_timeout_s": Key(NUMBER, 10.0, _positive),
+        "full_pass_every": Key(int, 15, _positive),
+        "move_threshold_in": Key(NUMBER, 0.05, _positive),
+    },
+    "game": {
+        "ruleset": Key(str, "synaptik", _one_of("synaptik", "age_of_tyrants", "syniad", "hex_skirmish")),
+        "scene": Key(str, ""),
+        "rulings": Key(dict, {}),
+    },
+    "hardware": {
+        "mock": Key(bool, False),
+        "pin_map": Key(str, "pins-pi4.toml"),
+        "led_layout": Key(str, "edge-strip.toml"),
+        "strip": Key(str, "spi", _one_of("spi", "mock", "none")),
+        "color_order": Key(str, "GRB", _one_of("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
+        "brightness": Key(NUMBER, 0.5, _unit_interval),
+        "supply_amps": Key(NUMBER, 4.0, _positive),
+        "gamma": Key(NUMBER, 2.2, _positive),
+    },
+    "web": {
+        "host": Key(str, "0.0.0.0"),
+        "port": Key(int, 8080, _positive),
+        "pin": Key(str, ""),
+        "sse_interval_s": Key(NUMBER, 0.2, _positive),
+    },
+    "log": {
+        "path": Key(str, "var/game.sqlite3"),
+    },
+}
+
+
+class Config(Mapping[str, Mapping[str, Any]]):
+    """A validated config: sections of keys with defaults filled in; `source` names its file."""
+
+    def __init__(self, sections: dict[str, dict[str, Any]], source: Path | None):
+        self._sections = {k: MappingProxyType(v) for k, v in sections.items()}
+        self.source = source
+
+    def __getitem__(self, section: str) -> Mapping[str, Any]:
+        return self._sections[section]
+
+    def __iter__(self):
+        return iter(self._sections)
+
+    def __len__(self) -> int:
+        return len(self._sections)
+
+    def path(self, section: str, key: str) -> Path:
+        """A path-valued key, relative to the config file's folder."""
+        base = self.source.parent if self.source else CONFIG_DIR
+        return (base / self[section][key]).resolve()
+
+    @property
+    def corners(self) -> dict[int, tuple[float, float]]:
+        return {int(k): (float(v[0]), float(v[1])) for k, v in self["markers"]["corners"].items()}
+
+
+def _type_name(types: type | tuple[type, ...]) -> str:
+    if types is NUMBER:
+        return "a number"
+    names = {bool: "true or false", int: "an integer", str: "a string", dict: "a table", float: "a number"}
+    return names.get(types, str(types))  # type: ignore[arg-type]
+
+
+def validate(document: Mapping[str, Any], source: str) -> dict[str, dict[str, Any]]:
+    """Check a parsed TOML document against SCHEMA; return the sections with defaults filled in."""
+    sections: dict[str, dict[str, Any]] = {}
+    for section, value in document.items():
+        if section not in SCHEMA:
+            raise ConfigError(f"{source}: [{section}]: unknown section (known: {', '.join(SCHEMA)})")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{source}: {section}: expected a [{section}] table")
+    for section, keys in SCHEMA.items():
+        given = document.get(section, {})
+        out: dict[str, Any] = {}
+        for key, value in given.items():
+            if key not in keys:
+                raise ConfigError(f"{source}: {section}.{key}: unknown key (known: {', '.join(keys)})")
+            spec = keys[key]
+            if isinstance(value, bool) and spec.types is not bool or not isinstance(value, spec.types):
+                raise ConfigError(f"{source}: {section}.{key}: expected {_type_name(spec.types)}, got {value!r}")
+            problem = spec.check(value) if spec.check else None
+            if problem:
+                raise ConfigError(f"{source}: {section}.{key}: {problem}")
+            out[key] = float(value) if spec.types is NUMBER else value
+        for key, spec in keys.items():
+            out.setdefault(key, spec.default)
+        sections[section] = out
+    _check_corners(sections["markers"]["corners"], source, "markers.corners")
+    _check_corners(sections["markers"]["edges"], source, "markers.edges")
+    return sections
+
+
+def _check_corners(corners: Mapping[str, Any], source: str, where: str) -> None:
+    for marker_id, point in corners.items():
+        if not str(marker_id).isdigit():
+            raise ConfigError(f"{source}: {where}.{marker_id}: a marker id must be a whole number")
+        ok = (isinstance(point, list) and len(point) == 2
+              and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in point))
+        if not ok:
+            raise ConfigError(f"{source}: {where}.{marker_id}: expected [x, y] in inches, got {point!r}")
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Load a table config; None loads `firmware_cfg/table.toml`."""
+    path = Path(path) if path is not None else DEFAULT_CONFIG
+    try:
+        with path.open("rb") as handle:
+            document = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    return Config(validate(document, str(path)), path.resolve())
+
+
+def default_config() -> Config:
+    """The schema's defaults alone (no file)."""
+    return Config(validate({}, "<defaults>"), None)

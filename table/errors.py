@@ -1,0 +1,25 @@
+"""The table's exceptions: one root, each also a builtin so callers may catch either."""
+
+
+class TableError(Exception):
+    """Root of every error the table raises on purpose."""
+
+
+class SceneError(TableError, ValueError):
+    """A scene file or scene document is malformed; the message names the JSON path."""
+
+
+class ConfigError(TableError, ValueError):
+    """A config file is malformed; the message names the file and the key."""
+
+
+class QueryError(TableError, ValueError):
+    """A question the rule system cannot answer as asked (unknown id, bad argument)."""
+
+
+class CalibrationError(TableError, ValueError):
+    """The board cannot be located in a frame."""
+
+
+class HardwareError(TableError, RuntimeError):
+    """A camera, GPIO pin or LED strip failed or is missing."""

@@ -1,0 +1,8 @@
+"""Syniad rule system (placeholder until its issue lands)."""
+
+from table.rules.base import Ruleset, register
+
+
+@register
+class Syniad(Ruleset):
+    name = "syniad"

@@ -1,0 +1,452 @@
+"""Scene files (`smarttable-scene/1`): load, validate with JSON-path errors, and save.
+
+A scene is one moment of a game: the board, its terrain, the units and where their models stand.
+The dataclasses here are plain values; rule systems read them, they never change them in place.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from table.errors import SceneError
+
+FORMAT = "smarttable-scene/1"
+RULESETS = ("synaptik", "age_of_tyrants", "syniad", "hex_skirmish")
+TERRAIN_TRAITS = frozenset({
+    "light_cover", "heavy_cover", "difficult", "impassable", "road", "elevated", "flat",
+    "defensible", "shelter", "concealment", "fordable", "water", "wreckage",
+})
+HEX_TERRAIN = frozenset({"clear", "town", "mountain", "forest", "swamp", "desert", "water"})
+HEXSIDE_FEATURES = frozenset({"river", "soft_cover", "hard_cover"})
+BASE_SHAPES = ("circle", "oval", "rect")
+
+Hex = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Base:
+    """A model's base in millimetres; width runs across the facing, depth along it."""
+
+    shape: str = "circle"
+    width_mm: float = 25.0
+    depth_mm: float = 25.0
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.shape == "circle":
+            return {"shape": "circle", "diameter_mm": self.width_mm}
+        return {"shape": self.shape, "width_mm": self.width_mm, "depth_mm": self.depth_mm}
+
+
+@dataclass(frozen=True)
+class Board:
+    width: float = 48.0
+    height: float = 48.0
+
+
+@dataclass(frozen=True)
+class HexGridSpec:
+    """How a hex grid lies on the board (contract: size is centre-to-corner in inches)."""
+
+    size: float = 1.0
+    orientation: str = "flat"
+    origin: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Terrain:
+    id: str
+    polygon: tuple[tuple[float, float], ...]
+    height: float = 0.0
+    traits: frozenset[str] = frozenset()
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+
+@dataclass(frozen=True)
+class HexTerrain:
+    hex: Hex
+    terrain: str = "clear"
+    road: bool = False
+
+
+@dataclass(frozen=True)
+class Hexside:
+    between: tuple[Hex, Hex]
+    feature: str
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    bands: dict[str, tuple[float, float]] = field(default_factory=dict)
+    range: tuple[int, int] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    player: str
+    name: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
+    weapons: tuple[Weapon, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Model:
+    id: str
+    unit: str
+    x: float | None = None
+    y: float | None = None
+    heading: float = 0.0
+    marker: int | None = None
+    base: Base = Base()
+    height: float = 0.0
+    size: float | None = None
+    hex: Hex | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def position(self) -> tuple[float, float]:
+        if self.x is None or self.y is None:
+            raise SceneError(f"model {self.id!r} has a hex but no board position")
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True)
+class Scene:
+    ruleset: str
+    board: Board = Board()
+    hexgrid: HexGridSpec | None = None
+    terrain: tuple[Terrain, ...] = ()
+    hexes: tuple[HexTerrain, ...] = ()
+    hexsides: tuple[Hexside, ...] = ()
+    units: tuple[Unit, ...] = ()
+    models: tuple[Model, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def unit(self, unit_id: str) -> Unit:
+        for unit in self.units:
+            if unit.id == unit_id:
+                return unit
+        raise KeyError(unit_id)
+
+    def model(self, model_id: str) -> Model:
+        for model in self.models:
+            if model.id == model_id:
+                return model
+        raise KeyError(model_id)
+
+    def models_of(self, unit_id: str) -> tuple[Model, ...]:
+        return tuple(m for m in self.models if m.unit == unit_id)
+
+    def model_size(self, model: Model) -> float:
+        """A model's size: its own, else its unit's `stats.size`, else 1."""
+        if model.size is not None:
+            return model.size
+        return float(self.unit(model.unit).stats.get("size", 1))
+
+    def with_models(self, models: tuple[Model, ...]) -> Scene:
+        return replace(self, models=models)
+
+
+# ---------------------------------------------------------------- parsing
+
+
+class _Reader:
+    """Validates one JSON value at a path, raising SceneError that names the path."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, path: str, message: str) -> SceneError:
+        where = f"{self.source}: " if self.source else ""
+        return SceneError(f"{where}{path}: {message}")
+
+    def obj(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(path, f"expected an object, got {_kind(value)}")
+        return value
+
+    def array(self, value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(path, f"expected an array, got {_kind(value)}")
+        return value
+
+    def number(self, value: Any, path: str, *, minimum: float | None = None, positive: bool = False) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise self.fail(path, f"expected a number, got {_kind(value)}")
+        if positive and value <= 0:
+            raise self.fail(path, f"must be greater than 0, got {value}")
+        if minimum is not None and value < minimum:
+            raise self.fail(path, f"must be at least {minimum}, got {value}")
+        return float(value)
+
+    def integer(self, value: Any, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, f"expected an integer, got {_kind(value)}")
+        return value
+
+    def string(self, value: Any, path: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail(path, f"expected a non-empty string, got {_kind(value)}")
+        return value
+
+    def point(self, value: Any, path: str) -> tuple[float, float]:
+        items = self.array(value, path)
+        if len(items) != 2:
+            raise self.fail(path, f"expected [x, y], got {len(items)} numbers")
+        return (self.number(items[0], f"{path}[0]"), self.number(items[1], f"{path}[1]"))
+
+    def hex(self, value: Any, path: str) -> Hex:
+        items = self.array(value, path)
+        if len(items) != 2:
+            raise self.fail(path, f"expected [q, r], got {len(items)} values")
+        return (self.integer(items[0], f"{path}[0]"), self.integer(items[1], f"{path}[1]"))
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), type(value).__name__)
+
+
+def _unique(reader: _Reader, items: list[Any], path: str) -> None:
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        if item.id in seen:
+            raise reader.fail(f"{path}[{index}].id", f"duplicate id {item.id!r}")
+        seen.add(item.id)
+
+
+def _base(r: _Reader, value: Any, path: str) -> Base:
+    data = r.obj(value, path)
+    shape = data.get("shape", "circle")
+    if shape not in BASE_SHAPES:
+        raise r.fail(f"{path}.shape", f"unknown shape {shape!r} (expected one of {', '.join(BASE_SHAPES)})")
+    if shape == "circle":
+        if "diameter_mm" not in data:
+            raise r.fail(f"{path}.diameter_mm", "missing (a circle base needs diameter_mm)")
+        diameter = r.number(data["diameter_mm"], f"{path}.diameter_mm", positive=True)
+        return Base("circle", diameter, diameter)
+    for key in ("width_mm", "depth_mm"):
+        if key not in data:
+            raise r.fail(f"{path}.{key}", f"missing (a {shape} base needs width_mm and depth_mm)")
+    return Base(shape, r.number(data["width_mm"], f"{path}.width_mm", positive=True),
+                r.number(data["depth_mm"], f"{path}.depth_mm", positive=True))
+
+
+def _terrain(r: _Reader, value: Any, path: str) -> Terrain:
+    data = r.obj(value, path)
+    points = r.array(data.get("polygon"), f"{path}.polygon")
+    if len(points) < 3:
+        raise r.fail(f"{path}.polygon", f"a polygon needs at least 3 points, got {len(points)}")
+    polygon = tuple(r.point(p, f"{path}.polygon[{i}]") for i, p in enumerate(points))
+    traits = r.array(data.get("traits", []), f"{path}.traits")
+    for i, trait in enumerate(traits):
+        if trait not in TERRAIN_TRAITS:
+            raise r.fail(f"{path}.traits[{i}]", f"unknown trait {trait!r}")
+    return Terrain(r.string(data.get("id"), f"{path}.id"), polygon,
+                   r.number(data.get("height", 0.0), f"{path}.height", minimum=0), frozenset(traits))
+
+
+def _weapon(r: _Reader, value: Any, path: str) -> Weapon:
+    data = dict(r.obj(value, path))
+    name = r.string(data.pop("name", None), f"{path}.name")
+    bands: dict[str, tuple[float, float]] = {}
+    for band, span in r.obj(data.pop("bands", {}), f"{path}.bands").items():
+        lo, hi = r.point(span, f"{path}.bands.{band}")
+        if hi < lo:
+            raise r.fail(f"{path}.bands.{band}", f"range ends before it starts ({lo} > {hi})")
+        bands[band] = (lo, hi)
+    reach = None
+    if "range" in data:
+        items = r.array(data.pop("range"), f"{path}.range")
+        if len(items) != 2:
+            raise r.fail(f"{path}.range", "expected [optimal, maximum]")
+        reach = (r.integer(items[0], f"{path}.range[0]"), r.integer(items[1], f"{path}.range[1]"))
+    return Weapon(name, bands, reach, data)
+
+
+def _unit(r: _Reader, value: Any, path: str) -> Unit:
+    data = dict(r.obj(value, path))
+    unit_id = r.string(data.pop("id", None), f"{path}.id")
+    player = data.pop("player", None)
+    if isinstance(player, int) and not isinstance(player, bool):
+        player = str(player)
+    player = r.string(player, f"{path}.player")
+    name = data.pop("name", unit_id)
+    stats = r.obj(data.pop("stats", {}), f"{path}.stats")
+    weapons = tuple(_weapon(r, w, f"{path}.weapons[{i}]")
+                    for i, w in enumerate(r.array(data.pop("weapons", []), f"{path}.weapons")))
+    return Unit(unit_id, player, str(name), dict(stats), weapons, data)
+
+
+def _model(r: _Reader, value: Any, path: str, units: set[str], grid: HexGridSpec | None) -> Model:
+    data = dict(r.obj(value, path))
+    model_id = r.string(data.pop("id", None), f"{path}.id")
+    unit = r.string(data.pop("unit", None), f"{path}.unit")
+    if unit not in units:
+        raise r.fail(f"{path}.unit", f"no unit {unit!r}")
+    hex_ = r.hex(data.pop("hex"), f"{path}.hex") if "hex" in data else None
+    if "x" in data or "y" in data or hex_ is None:
+        for key in ("x", "y"):
+            if key not in data:
+                raise r.fail(f"{path}.{key}", "missing (give x and y, or hex)")
+        x = r.number(data.pop("x"), f"{path}.x")
+        y = r.number(data.pop("y"), f"{path}.y")
+    else:
+        if grid is None:
+            raise r.fail(f"{path}.hex", "a model placed by hex needs the scene's hexgrid")
+        from table.hexgrid import HexLayout  # local: the hex grid is only needed for hex scenes
+
+        x, y = HexLayout.from_spec(grid).to_board(hex_)
+    heading = r.number(data.pop("heading", 0.0), f"{path}.heading")
+    heading = ((heading + 180.0) % 360.0) - 180.0
+    if heading == -180.0:
+        heading = 180.0
+    marker = data.pop("marker", None)
+    if marker is not None:
+        marker = r.integer(marker, f"{path}.marker")
+        if marker < 0:
+            raise r.fail(f"{path}.marker", f"must be at least 0, got {marker}")
+    base = _base(r, data.pop("base"), f"{path}.base") if "base" in data else Base()
+    height = r.number(data.pop("height", 0.0), f"{path}.height", minimum=0)
+    size = r.number(data.pop("size"), f"{path}.size", minimum=0) if "size" in data else None
+    return Model(model_id, unit, x, y, heading, marker, base, height, size, hex_, data)
+
+
+def parse_scene(document: Any, source: str = "") -> Scene:
+    """Validate a scene document (already parsed JSON) and build a Scene."""
+    r = _Reader(source)
+    data = r.obj(document, "$")
+    if data.get("format") != FORMAT:
+        raise r.fail("format", f"expected {FORMAT!r}, got {data.get('format')!r}")
+    ruleset = data.get("ruleset")
+    if ruleset not in RULESETS:
+        raise r.fail("ruleset", f"unknown rule system {ruleset!r} (expected one of {', '.join(RULESETS)})")
+    board_data = r.obj(data.get("board", {}), "board")
+    board = Board(r.number(board_data.get("width", 48.0), "board.width", positive=True),
+                  r.number(board_data.get("height", 48.0), "board.height", positive=True))
+    grid = None
+    if data.get("hexgrid") is not None:
+        g = r.obj(data["hexgrid"], "hexgrid")
+        orientation = g.get("orientation", "flat")
+        if orientation not in ("flat", "pointy"):
+            raise r.fail("hexgrid.orientation", f"expected 'flat' or 'pointy', got {orientation!r}")
+        origin = r.point(g.get("origin", [0.0, 0.0]), "hexgrid.origin")
+        grid = HexGridSpec(r.number(g.get("size", 1.0), "hexgrid.size", positive=True), orientation, origin)
+    terrain = tuple(_terrain(r, t, f"terrain[{i}]") for i, t in enumerate(r.array(data.get("terrain", []), "terrain")))
+    _unique(r, list(terrain), "terrain")
+    hexes = []
+    for i, h in enumerate(r.array(data.get("hexes", []), "hexes")):
+        h = r.obj(h, f"hexes[{i}]")
+        kind = h.get("terrain", "clear")
+        if kind not in HEX_TERRAIN:
+            raise r.fail(f"hexes[{i}].terrain", f"unknown hex terrain {kind!r}")
+        road = h.get("road", False)
+        if not isinstance(road, bool):
+            raise r.fail(f"hexes[{i}].road", f"expected true or false, got {_kind(road)}")
+        hexes.append(HexTerrain(r.hex(h.get("hex"), f"hexes[{i}].hex"), kind, road))
+    hexsides = []
+    for i, s in enumerate(r.array(data.get("hexsides", []), "hexsides")):
+        s = r.obj(s, f"hexsides[{i}]")
+        pair = r.array(s.get("between"), f"hexsides[{i}].between")
+        if len(pair) != 2:
+            raise r.fail(f"hexsides[{i}].between", "expected two hexes")
+        a, b = (r.hex(h, f"hexsides[{i}].between[{j}]") for j, h in enumerate(pair))
+        if (abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[0] + a[1] - b[0] - b[1])) != 2:
+            raise r.fail(f"hexsides[{i}].between", f"hexes {list(a)} and {list(b)} are not neighbours")
+        feature = s.get("feature")
+        if feature not in HEXSIDE_FEATURES:
+            raise r.fail(f"hexsides[{i}].feature", f"unknown hexside feature {feature!r}")
+        hexsides.append(Hexside((a, b), feature))
+    units = tuple(_unit(r, u, f"units[{i}]") for i, u in enumerate(r.array(data.get("units", []), "units")))
+    _unique(r, list(units), "units")
+    unit_ids = {u.id for u in units}
+    models = tuple(_model(r, m, f"models[{i}]", unit_ids, grid)
+                   for i, m in enumerate(r.array(data.get("models", []), "models")))
+    _unique(r, list(models), "models")
+    extra = {k: v for k, v in data.items()
+             if k not in {"format", "ruleset", "board", "hexgrid", "terrain", "hexes", "hexsides", "units", "models"}}
+    return Scene(ruleset, board, grid, terrain, tuple(hexes), tuple(hexsides), units, models, extra)
+
+
+def load_scene(path: str | Path) -> Scene:
+    """Read and validate a scene file; every failure is a SceneError naming the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SceneError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SceneError(f"{path}: cannot read: {exc}") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SceneError(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
+    return parse_scene(document, str(path))
+
+
+# ---------------------------------------------------------------- saving
+
+
+def scene_to_dict(scene: Scene) -> dict[str, Any]:
+    """The scene as a JSON document that `parse_scene` reads back to an equal Scene."""
+    doc: dict[str, Any] = {"format": FORMAT, "ruleset": scene.ruleset,
+                           "board": {"width": scene.board.width, "height": scene.board.height}}
+    if scene.hexgrid is not None:
+        g = scene.hexgrid
+        doc["hexgrid"] = {"size": g.size, "orientation": g.orientation, "origin": list(g.origin)}
+    doc["terrain"] = [{"id": t.id, "polygon": [list(p) for p in t.polygon], "height": t.height,
+                       "traits": sorted(t.traits)} for t in scene.terrain]
+    doc["hexes"] = [{"hex": list(h.hex), "terrain": h.terrain, "road": h.road} for h in scene.hexes]
+    doc["hexsides"] = [{"between": [list(s.between[0]), list(s.between[1])], "feature": s.feature}
+                       for s in scene.hexsides]
+    doc["units"] = [_unit_to_dict(u) for u in scene.units]
+    doc["models"] = [_model_to_dict(m) for m in scene.models]
+    doc.update(scene.extra)
+    return doc
+
+
+def _unit_to_dict(unit: Unit) -> dict[str, Any]:
+    weapons = []
+    for w in unit.weapons:
+        wd: dict[str, Any] = {"name": w.name}
+        if w.bands:
+            wd["bands"] = {k: list(v) for k, v in w.bands.items()}
+        if w.range is not None:
+            wd["range"] = list(w.range)
+        wd.update(w.extra)
+        weapons.append(wd)
+    return {"id": unit.id, "player": unit.player, "name": unit.name, "stats": dict(unit.stats),
+            "weapons": weapons, **unit.extra}
+
+
+def _model_to_dict(model: Model) -> dict[str, Any]:
+    doc: dict[str, Any] = {"id": model.id, "unit": model.unit}
+    if model.hex is not None:
+        doc["hex"] = list(model.hex)
+    doc.update({"x": model.x, "y": model.y, "heading": model.heading, "base": model.base.to_dict(),
+                "height": model.height})
+    if model.marker is not None:
+        doc["marker"] = model.marker
+    if model.size is not None:
+        doc["size"] = model.size
+    doc.update(model.extra)
+    return doc
+
+
+def save_scene(scene: Scene, path: str | Path) -> None:
+    """Write the scene atomically (a temporary file renamed over the target)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(scene_to_dict(scene), indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
