@@ -1,0 +1,47 @@
+"""Base class for hex rule systems: the scene's grid, hex terrain, hexsides and where units stand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from table.hexgrid import Hex, HexLayout, distance
+from table.rules.base import Ruleset, question
+from table.scene import HexGridSpec, Model, Scene
+
+
+class HexRuleset(Ruleset):
+    """A rule system played on the scene's hex grid. Subclasses add their own questions."""
+
+    def __init__(self, scene: Scene, rulings: Mapping[str, Any] | None = None):
+        super().__init__(scene, rulings)
+        self.layout = HexLayout.from_spec(scene.hexgrid or HexGridSpec())
+        self.hex_terrain: dict[Hex, str] = {h.hex: h.terrain for h in scene.hexes}
+        self.roads: frozenset[Hex] = frozenset(h.hex for h in scene.hexes if h.road)
+        self.hexsides: dict[frozenset[Hex], str] = {frozenset(s.between): s.feature for s in scene.hexsides}
+
+    def terrain(self, h: Hex) -> str:
+        return self.hex_terrain.get(h, "clear")
+
+    def hexside(self, a: Hex, b: Hex) -> str | None:
+        return self.hexsides.get(frozenset((a, b)))
+
+    def hex_of(self, model: Model) -> Hex:
+        """The hex a model stands in: its scene `hex`, else the hex under its board position."""
+        if model.hex is not None:
+            return model.hex
+        return self.layout.to_hex(*model.position)
+
+    def hexes_of(self, ident: str) -> list[Hex]:
+        """The hexes of a model, or of every model of a unit (first seen first, no repeats)."""
+        return list(dict.fromkeys(self.hex_of(m) for m in self.models_for(ident)))
+
+    def on_board(self, h: Hex) -> bool:
+        x, y = self.layout.to_board(h)
+        return 0.0 <= x <= self.scene.board.width and 0.0 <= y <= self.scene.board.height
+
+    @question("distance")
+    def distance(self, a: str, b: str) -> dict[str, Any]:
+        """Hexes between two models or units (closest hexes)."""
+        steps = min(distance(ha, hb) for ha in self.hexes_of(a) for hb in self.hexes_of(b))
+        return {"from": a, "to": b, "distance": steps, "method": "hex"}

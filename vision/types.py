@@ -1,0 +1,66 @@
+"""Values that cross from vision to the table: frames in, observations out.
+
+The controller codes against these, the vision pipeline produces them; both sides may extend a
+value with new optional fields but never change the meaning of one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One camera frame: greyscale (H, W) uint8, or BGR (H, W, 3); time in seconds (monotonic)."""
+
+    image: np.ndarray
+    timestamp: float
+    index: int = 0
+
+
+class FrameSource(Protocol):
+    """Anything that yields frames: picamera2, OpenCV VideoCapture, replay, synthetic."""
+
+    def read(self) -> Frame | None:
+        """The next (newest) frame, or None at the end of a finite source. Raises HardwareError
+        (table.errors) when the camera is lost."""
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class MarkerPose:
+    """A model marker on the board: centre in board inches, heading in degrees (contract)."""
+
+    id: int
+    x: float
+    y: float
+    heading: float
+    occluded: bool = False
+    last_seen: float = 0.0
+
+
+@dataclass(frozen=True)
+class MoveEvent:
+    """A marker that came to rest somewhere else: from and to in board inches."""
+
+    id: int
+    start: tuple[float, float]
+    end: tuple[float, float]
+    distance: float
+    timestamp: float
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the camera saw in one frame after calibration and tracking."""
+
+    timestamp: float
+    calibrated: bool
+    markers: dict[int, MarkerPose] = field(default_factory=dict)
+    moves: tuple[MoveEvent, ...] = ()
+    warnings: tuple[str, ...] = ()
+    reprojection_error_px: float | None = None
