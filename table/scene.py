@@ -22,6 +22,8 @@ TERRAIN_TRAITS = frozenset({
 HEX_TERRAIN = frozenset({"clear", "town", "mountain", "forest", "swamp", "desert", "water"})
 HEXSIDE_FEATURES = frozenset({"river", "soft_cover", "hard_cover"})
 BASE_SHAPES = ("circle", "oval", "rect")
+_KNOWN_KEYS = frozenset({"format", "ruleset", "board", "hexgrid", "terrain", "hexes", "hexsides",
+                         "units", "models"})
 
 Hex = tuple[int, int]
 
@@ -343,7 +345,8 @@ def parse_scene(document: Any, source: str = "") -> Scene:
             raise r.fail("hexgrid.orientation", f"expected 'flat' or 'pointy', got {orientation!r}")
         origin = r.point(g.get("origin", [0.0, 0.0]), "hexgrid.origin")
         grid = HexGridSpec(r.number(g.get("size", 1.0), "hexgrid.size", positive=True), orientation, origin)
-    terrain = tuple(_terrain(r, t, f"terrain[{i}]") for i, t in enumerate(r.array(data.get("terrain", []), "terrain")))
+    terrain = tuple(_terrain(r, t, f"terrain[{i}]")
+                    for i, t in enumerate(r.array(data.get("terrain", []), "terrain")))
     _unique(r, list(terrain), "terrain")
     hexes = []
     for i, h in enumerate(r.array(data.get("hexes", []), "hexes")):
@@ -374,8 +377,7 @@ def parse_scene(document: Any, source: str = "") -> Scene:
     models = tuple(_model(r, m, f"models[{i}]", unit_ids, grid)
                    for i, m in enumerate(r.array(data.get("models", []), "models")))
     _unique(r, list(models), "models")
-    extra = {k: v for k, v in data.items()
-             if k not in {"format", "ruleset", "board", "hexgrid", "terrain", "hexes", "hexsides", "units", "models"}}
+    extra = {k: v for k, v in data.items() if k not in _KNOWN_KEYS}
     return Scene(ruleset, board, grid, terrain, tuple(hexes), tuple(hexsides), units, models, extra)
 
 

@@ -1,0 +1,48 @@
+"""The `smarttable` command from the outside: JSON on stdout, exit 2 and one line for mistakes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent.parent / "data" / "core"
+
+
+def smarttable(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "table.cli", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_version():
+    result = smarttable("--version")
+    assert result.returncode == 0 and result.stdout.startswith("smarttable ")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["query", "missing.json", "report"], "missing.json: no such file"),
+    (["query", str(DATA / "full-scene.json"), "teleport"], "does not answer 'teleport'"),
+])
+def test_user_mistakes_exit_2_with_one_line(args, message):
+    result = smarttable(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_malformed_scene_names_the_path(tmp_path):
+    doc = json.loads((DATA / "full-scene.json").read_text())
+    doc["models"][3]["unit"] = "u9"
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc))
+    result = smarttable("query", str(path), "report")
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"smarttable query: {path}: models[3].unit: no unit 'u9'"
+
+
+def test_unknown_id_exits_2():
+    result = smarttable("query", str(DATA / "full-scene.json"), "distance", "m1", "nobody")
+    assert result.returncode == 2
+    assert "nobody" in result.stderr and "Traceback" not in result.stderr
