@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
+from table.errors import QueryError
 from table.hexgrid import Hex, HexLayout, distance
 from table.rules.base import Ruleset, question
 from table.scene import HexGridSpec, Model, Scene
@@ -37,11 +40,27 @@ class HexRuleset(Ruleset):
         return list(dict.fromkeys(self.hex_of(m) for m in self.models_for(ident)))
 
     def on_board(self, h: Hex) -> bool:
-        x, y = self.layout.to_board(h)
-        return 0.0 <= x <= self.scene.board.width and 0.0 <= y <= self.scene.board.height
+        """True when the hex's centre lies on the board (edges included)."""
+        return tuple(h) in self.board_hexes
+
+    @cached_property
+    def board_hexes(self) -> frozenset[Hex]:
+        """Every hex whose centre lies on the board."""
+        return frozenset(self.layout.hexes_on_board(self.scene.board.width, self.scene.board.height))
 
     @question("distance")
     def distance(self, a: str, b: str) -> dict[str, Any]:
         """Hexes between two models or units (closest hexes)."""
         steps = min(distance(ha, hb) for ha in self.hexes_of(a) for hb in self.hexes_of(b))
         return {"from": a, "to": b, "distance": steps, "method": "hex"}
+
+
+_HEX_TEXT = re.compile(r"^\s*\[?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\]?\s*$")
+
+
+def parse_hex(text: str) -> Hex:
+    """A hex from the command line: `Q,R`, `Q R` or `[Q, R]`."""
+    match = _HEX_TEXT.match(text)
+    if not match:
+        raise QueryError(f"expected a hex as Q,R (e.g. 3,-2), got {text!r}")
+    return (int(match.group(1)), int(match.group(2)))
