@@ -90,7 +90,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "hardware": {
         "mock": Key(bool, False),
         "pin_map": Key(str, "pins-pi4.toml"),
-        "led_layout": Key(str, "edge-strip.toml"),
+        "led_layout": Key(str, "leds/edge-strip.toml"),
         "strip": Key(str, "spi", _one_of("spi", "mock", "none")),
         "color_order": Key(str, "GRB", _one_of("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
         "brightness": Key(NUMBER, 0.5, _unit_interval),
@@ -104,7 +104,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "sse_interval_s": Key(NUMBER, 0.2, _positive),
     },
     "log": {
-        "path": Key(str, "var/game.sqlite3"),
+        "path": Key(str, "../var/game.sqlite3"),
     },
 }
 
@@ -158,7 +158,8 @@ def validate(document: Mapping[str, Any], source: str) -> dict[str, dict[str, An
                 raise ConfigError(f"{source}: {section}.{key}: unknown key (known: {', '.join(keys)})")
             spec = keys[key]
             if isinstance(value, bool) and spec.types is not bool or not isinstance(value, spec.types):
-                raise ConfigError(f"{source}: {section}.{key}: expected {_type_name(spec.types)}, got {value!r}")
+                expected = _type_name(spec.types)
+                raise ConfigError(f"{source}: {section}.{key}: expected {expected}, got {value!r}")
             problem = spec.check(value) if spec.check else None
             if problem:
                 raise ConfigError(f"{source}: {section}.{key}: {problem}")

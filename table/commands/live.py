@@ -1,9 +1,185 @@
-"""Live-table subcommands (`run`, `doctor`, `log`): owned by the live-table issue."""
+"""Live-table subcommands: `run` (the table), `doctor` (what to fix), `log export|replay|games`."""
 
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from table.config import Config, load_config
+from table.errors import ConfigError, HardwareError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Placeholder: the live-table issue registers its commands here."""
+    run = subparsers.add_parser("run", help="run the table (camera, LEDs, buttons, web panel)",
+                                description="Run the table. --demo, or no camera found, runs the simulated "
+                                            "table with mock hardware playing a scripted demo game.")
+    run.add_argument("--demo", action="store_true", help="synthetic camera, mock hardware, scripted game")
+    run.add_argument("--config", help="table config (TOML); default firmware_cfg/table.toml")
+    run.add_argument("--scene", help="scene to start a new game with (when there is no game to resume)")
+    run.add_argument("--host", help="web panel address (default from [web] host)")
+    run.add_argument("--port", type=int, help="web panel port (default from [web] port)")
+    run.add_argument("--no-web", action="store_true", help="run without the web panel")
+    run.add_argument("--no-demo-fallback", action="store_true",
+                     help="on a real table: when no camera is found, keep the real hardware and retry the "
+                          "camera (the status LED says so) instead of running the simulated table")
+    run.add_argument("--log", help="game log file (default from [log] path; --demo uses a separate file)")
+    run.add_argument("--duration", type=float, help="stop after this many seconds")
+    run.set_defaults(handler=run_table)
+
+    doctor = subparsers.add_parser("doctor", help="check camera, GPIO, SPI, config, markers and calibration")
+    doctor.add_argument("--config", help="table config (TOML)")
+    doctor.set_defaults(handler=run_doctor)
+
+    log = subparsers.add_parser("log", help="export or replay a game from the game log")
+    actions = log.add_subparsers(dest="action", required=True, metavar="ACTION")
+    export = actions.add_parser("export", help="write a game's events as JSON lines")
+    export.add_argument("--config")
+    export.add_argument("--log", help="game log file")
+    export.add_argument("--game", type=int, help="game number (default: the newest)")
+    export.add_argument("--out", help="file to write (default: standard output)")
+    export.set_defaults(handler=log_export)
+    replay = actions.add_parser("replay", help="play an exported game into a fresh controller")
+    replay.add_argument("file", help="JSON-lines file from `log export`")
+    replay.add_argument("--config")
+    replay.add_argument("--log", help="game log to replay into (default: in memory)")
+    replay.set_defaults(handler=log_replay)
+    games = actions.add_parser("games", help="list the games in the log")
+    games.add_argument("--config")
+    games.add_argument("--log", help="game log file")
+    games.set_defaults(handler=log_games)
+
+
+def _log_path(config: Config, given: str | None, demo: bool = False) -> Path:
+    if given:
+        return Path(given)
+    path = config.path("log", "path")
+    return path.with_name(path.stem + "-demo" + path.suffix) if demo else path
+
+
+def run_table(args: argparse.Namespace) -> Any:
+    from table.live import build_table, camera_opener, open_camera
+
+    config = load_config(args.config)
+    demo = args.demo
+    opener = None
+    if not demo:
+        try:
+            opener = open_camera(config)
+        except HardwareError as exc:
+            if args.no_demo_fallback:
+                print(f"smarttable run: {exc}; retrying", file=sys.stderr)
+                opener = camera_opener(config)
+            else:
+                print(f"smarttable run: {exc}; running the simulated table (--demo)", file=sys.stderr)
+                demo = True
+    table = build_table(config, demo=demo, scene_path=args.scene, log_path=_log_path(config, args.log, demo),
+                        open_source=opener)
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        table.start()
+        if args.duration is not None:
+            timer = threading.Timer(args.duration, signal.raise_signal, (signal.SIGTERM,))
+            timer.daemon = True
+            timer.start()
+        served = not args.no_web and _serve(table.controller, config, args)
+        while not served and not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)    # a second SIGTERM must not cut the cleanup short
+        table.close()
+    controller = table.controller
+    return {"stopped": True, "demo": demo, "game": controller.game, "camera": controller.status["camera"],
+            "frames": controller.status["frames"],
+            "phase": controller.state.phase_dict(),
+            "warnings": [w["id"] for w in controller.current_warnings()],
+            "leds_lit": controller.hw.strip.lit}
+
+
+def _serve(controller: Any, config: Config, args: argparse.Namespace) -> bool:
+    """Serve the web panel (blocks); False when the panel is not installed."""
+    try:
+        from web_ui.server import app_from_config, serve
+    except ImportError:
+        print("smarttable run: the web panel is not available; running without it", file=sys.stderr)
+        return False
+    app = app_from_config(controller, config)
+    serve(app, args.host or config["web"]["host"], args.port or config["web"]["port"])
+    return True
+
+
+def run_doctor(args: argparse.Namespace) -> Any:
+    from table.doctor import diagnose
+
+    return diagnose(args.config)
+
+
+def log_export(args: argparse.Namespace) -> Any:
+    from table.gamelog import GameLog, export_jsonl
+
+    config = load_config(args.config)
+    path = _log_path(config, args.log)
+    if not path.exists():
+        raise ConfigError(f"{path}: no game log here")
+    gamelog = GameLog(path)
+    try:
+        games = gamelog.games()
+        if not games:
+            raise ConfigError(f"{path}: the game log has no games")
+        game = args.game if args.game is not None else games[-1]["game"]
+        if game not in {g["game"] for g in games}:
+            raise ConfigError(f"{path}: no game {game} (games: {', '.join(str(g['game']) for g in games)})")
+        events = gamelog.events(game)
+    finally:
+        gamelog.close()
+    if args.out is None:
+        export_jsonl(events, sys.stdout)
+        return None
+    with open(args.out, "w", encoding="utf-8") as out:
+        count = export_jsonl(events, out)
+    return {"game": game, "events": count, "path": args.out}
+
+
+def log_replay(args: argparse.Namespace) -> Any:
+    from table.gamelog import read_jsonl
+    from table.live import build_table
+
+    config = load_config(args.config)
+    events = list(read_jsonl(args.file))
+    if not events or events[0]["kind"] != "game_start":
+        raise ConfigError(f"{args.file}: line 1: a game starts with a game_start event")
+    table = build_table(config, demo=True, log_path=Path(args.log) if args.log else Path(":memory:"),
+                        first_event=events[0])
+    try:
+        state = table.controller.replay(events)
+        snap = table.controller.snapshot()
+    finally:
+        table.close()
+    return {"events": len(events), "game": snap.status.get("game"), "phase": state.phase_dict(),
+            "warnings": [w["id"] for w in snap.warnings], "selection": snap.selection, "scene": snap.scene}
+
+
+def log_games(args: argparse.Namespace) -> Any:
+    from table.gamelog import GameLog
+
+    config = load_config(args.config)
+    path = _log_path(config, args.log)
+    if not path.exists():
+        raise ConfigError(f"{path}: no game log here")
+    gamelog = GameLog(path)
+    try:
+        return {"log": str(path), "games": gamelog.games()}
+    finally:
+        gamelog.close()
+

@@ -1,0 +1,377 @@
+"""The live table: frames in, rule answers, LEDs and an immutable snapshot out.
+
+`TableController` wires the parts: a capture thread (newest frame only) feeds the vision
+pipeline; observations become game events (moves, pointer selections); every event is committed
+to the game log before it changes the session; the rule system's answers become LED colours; the
+web panel reads `snapshot()` and sends `command()`s; buttons send the same commands.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from table import highlight, warnings
+from table.capture import Capture, LatestFrame, SourceOpener
+from table.config import Config
+from table.display import Answers, answers_for, regions_for, situation
+from table.errors import ConfigError, QueryError, TableError
+from table.gamelog import GameLog
+from table.hw import TableHardware
+from table.leds import LedLayout
+from table.observe import move_events, pointed_model
+from table.rules import get_ruleset
+from table.rules.base import Ruleset
+from table.scene import Scene, parse_scene, scene_to_dict
+from table.session import GameState, Session, new_game
+from table.snapshot import Snapshot
+from table.table_commands import COMMANDS, ButtonActions
+from vision.types import Frame, Observation
+
+log = logging.getLogger(__name__)
+
+ERROR_SHOWN_S = 5.0        # the status LED shows an error this long after a bad frame
+REPUBLISH_S = 1.0          # counters (frames, dropped) refresh the snapshot at most this often
+
+
+class Pipeline(Protocol):
+    def process(self, frame: Frame) -> Observation: ...
+
+
+class TableController:
+    """The control loop and the game; implements the web panel's Controller protocol."""
+
+    def __init__(self, config: Config, *, hardware: TableHardware, layout: LedLayout, log_: GameLog,
+                 pipeline: Pipeline | None, open_source: SourceOpener | None = None,
+                 scene: Scene | None = None,
+                 seed: int | None = None, clock: Callable[[], float] = time.monotonic,
+                 backoff: tuple[float, float] = (0.5, 10.0)):
+        self.config, self.hw, self.layout, self.gamelog = config, hardware, layout, log_
+        self.pipeline, self.open_source, self.clock, self.backoff = pipeline, open_source, clock, backoff
+        self.rng = random.Random(seed)
+        self.session = Session()
+        self._lock = threading.RLock()
+        self._snap_cond = threading.Condition()
+        self.status: dict[str, Any] = {"camera": "starting" if open_source else "none", "camera_detail": "",
+                                       "calibration": "unknown", "frames": 0, "dropped": 0, "bad_frames": 0,
+                                       "last_error": "", "resumed": False}
+        self._last_error_at = -math.inf
+        self._seen: dict[int, tuple[float, float]] = {}
+        self._synced: set[int] = set()
+        self._pointer_pick: str | None = None
+        self._warnings: list[dict[str, Any]] = []
+        self._cache: dict[str, Any] = {}
+        self.frame: tuple[highlight.RGB, ...] = ()
+        self._snapshot = Snapshot(0, {}, "", {}, {})
+        self._published_key: tuple[Any, ...] = ()
+        self._published_at = -math.inf
+        self._threads: list[threading.Thread] = []
+        self._latest: Frame | None = None
+        self._capture: Capture | None = None
+        self._stopping = threading.Event()
+        self.buttons = ButtonActions(self)
+        hardware.on_button(self.buttons.pressed)
+        self._resume_or_start(scene)
+        with self._lock:
+            self._refresh()
+
+    # ------------------------------------------------------------ game and log
+
+    def _resume_or_start(self, scene: Scene | None) -> None:
+        game = self.gamelog.current_game()
+        if game is not None:
+            raised: dict[str, dict[str, Any]] = {}     # warnings the log holds as still standing
+            for event in self.gamelog.events(game):
+                try:
+                    self.session.apply(event)
+                except TableError as exc:  # an event this version cannot apply: keep the rest
+                    log.warning("game log event %s skipped: %s", event.get("seq"), exc)
+                if event["kind"] == "warning":
+                    raised[event["id"]] = {"id": event["id"], "kind": event.get("warning"),
+                                           "message": event.get("message", ""), "units": []}
+                elif event["kind"] == "warning_cleared":
+                    raised.pop(event["id"], None)
+            if self.session.state is not None:
+                self.game, self.status["resumed"] = game, True
+                self._warnings = list(raised.values())
+                return
+        if scene is None:
+            raise ConfigError("no game to resume and no scene to start one: set [game] scene or use --demo")
+        self.start_game(scene)
+
+    def start_game(self, scene: Scene) -> None:
+        event = new_game(scene)
+        session = Session()
+        session.apply(event)
+        with self._lock:
+            self.game = self.gamelog.start_game(scene.ruleset, event)
+            self.session = session
+            self._synced.clear()
+            self._warnings = []
+
+    @property
+    def state(self) -> GameState:
+        assert self.session.state is not None
+        return self.session.state
+
+    def emit(self, event: dict[str, Any]) -> GameState:
+        """Check, commit to the log, then apply one event (the order that survives a power cut)."""
+        return self.emit_all([event])
+
+    def emit_all(self, events: list[dict[str, Any]]) -> GameState:
+        """Check every event, commit them in one transaction, then apply them all."""
+        if events:
+            trial = self.session.copy()
+            for event in events:
+                trial.apply(event)
+            self.gamelog.append_all(self.game, events)
+            self.session = trial
+        return self.state
+
+    def replay(self, events: list[dict[str, Any]]) -> GameState:
+        """Play a recorded game's events into this controller (a new game in its log)."""
+        with self._lock:
+            for index, event in enumerate(events):
+                event = {k: v for k, v in event.items() if k not in ("seq", "ts", "game")}
+                if event["kind"] == "game_start":
+                    self.start_game(parse_scene(event["scene"], f"replay event {index}: scene"))
+                elif self.session.state is None:
+                    raise QueryError(f"replay: event {index} comes before the game_start event")
+                else:
+                    self.emit(event)
+            self._refresh()
+            return self.state
+
+    # ------------------------------------------------------------ commands (panel, buttons)
+
+    def command(self, name: str, **params: Any) -> dict[str, Any]:
+        handler = COMMANDS.get(name)
+        if handler is None:
+            raise QueryError(f"unknown command {name!r} (known: {', '.join(sorted(COMMANDS))})")
+        with self._lock:
+            try:
+                result = handler(self, **params)
+            except TypeError as exc:
+                raise QueryError(f"{name}: {exc}") from None
+            self._refresh()
+        return result
+
+    def ruleset(self) -> Ruleset | None:
+        """The rule system for the current scene and rulings (None if the rulings do not fit it)."""
+        state = self.state
+        key = (id(state.scene), json.dumps(state.rulings, sort_keys=True))
+        if self._cache.get("ruleset_key") != key:
+            try:
+                ruleset: Ruleset | None = get_ruleset(state.scene.ruleset)(state.scene, state.rulings)
+            except TableError as exc:
+                self._error(f"rule system: {exc}")
+                ruleset = None
+            self._cache.update(ruleset_key=key, ruleset=ruleset)
+        return self._cache["ruleset"]
+
+    def current_warnings(self) -> list[dict[str, Any]]:
+        return list(self._warnings)
+
+    # ------------------------------------------------------------ frames
+
+    def process(self, frame: Frame) -> None:
+        """One turn of the loop: vision, then game events, answers, LEDs and snapshot."""
+        try:
+            observation = self.pipeline.process(frame)
+        except Exception as exc:  # a bad frame must never stop the table
+            with self._lock:
+                self.status["bad_frames"] += 1
+                self._error(f"frame {frame.index}: {type(exc).__name__}: {exc}")
+                self._refresh()
+            return
+        with self._lock:
+            self.status["frames"] += 1
+            self._latest = frame
+            try:
+                self.observe(observation)
+            except TableError as exc:
+                self._error(f"observation: {exc}")
+            self._refresh()
+
+    def observe(self, obs: Observation) -> None:
+        """Turn what the camera saw into game events: moves, first placements, pointer selection."""
+        self.status["calibration"] = "ok" if obs.calibrated else "uncalibrated"
+        if not obs.calibrated:
+            return
+        events = move_events(self.state, obs, self._synced, self.config["tracking"]["move_threshold_in"])
+        self._seen = {m: (p.x, p.y) for m, p in obs.markers.items()}
+        pointed = pointed_model(self.state, obs, self.config["markers"]["pointer_id"])
+        if pointed is not None and pointed != self._pointer_pick and pointed != self.state.selected:
+            events.append({"kind": "select", "model": pointed, "by": "pointer"})
+        self._pointer_pick = pointed
+        self.emit_all(events)
+
+    def camera_status(self, state: str, detail: str) -> None:
+        """Called by the capture thread: starting, ok, lost or ended."""
+        with self._lock:
+            if self._capture is not None:
+                self.status["dropped"] = self._capture.slot.dropped
+            if (state, detail) == (self.status["camera"], self.status["camera_detail"]):
+                return
+            previous = self.status["camera"]
+            self.status.update(camera=state, camera_detail=detail)
+            if state != previous and state in ("ok", "lost"):
+                self.emit({"kind": "camera", "status": state, "detail": detail})
+            self._refresh()
+
+    def _error(self, message: str) -> None:
+        log.warning("%s", message)
+        self.status["last_error"] = message
+        self._last_error_at = self.clock()
+
+    # ------------------------------------------------------------ outputs
+
+    def _known_markers(self) -> set[int]:
+        markers = self.config["markers"]
+        return ({int(k) for k in markers["corners"]} | {int(k) for k in markers["edges"]}
+                | {markers["pointer_id"]} | set(self.state.markers()))
+
+    def _refresh(self) -> None:
+        """Recompute what changed (answers, warnings, LEDs, status LED) and publish a snapshot."""
+        state = self.state
+        ruleset = self.ruleset()
+        if self._cache.get("report_scene") is not state.scene:
+            report = situation(ruleset) if ruleset is not None else None
+            self._cache.update(report_scene=state.scene, report=report)
+        answers_key = (ruleset, state.selected, state.target)   # the object: ids get reused
+        if self._cache.get("answers_key") != answers_key:
+            answers = answers_for(state, ruleset) if ruleset is not None and state.selected else Answers()
+            self._cache.update(answers_key=answers_key, answers=answers)
+        self._update_warnings(self._cache["report"])
+        self._show(regions_for(self.state, self._cache["answers"]))
+        self._publish()
+
+    def _update_warnings(self, report: Mapping[str, Any] | None) -> None:
+        tolerance = self.config["tracking"]["move_threshold_in"]
+        found = warnings.compute(self.state, report, self._seen, self._known_markers(), tolerance)
+        if not self.status["frames"]:   # before the camera's first frame, what it saw last still stands
+            found += [w for w in self._warnings if w.get("kind") in warnings.SEEN_KINDS]
+        before = {w["id"] for w in self._warnings}
+        now = {w["id"] for w in found}
+        self.emit_all([{"kind": "warning", "id": w["id"], "warning": w["kind"], "message": w["message"]}
+                       for w in found if w["id"] not in before]
+                      + [{"kind": "warning_cleared", "id": wid} for wid in sorted(before - now)])
+        self._warnings = [{**w, "acknowledged": w["id"] in self.state.acknowledged} for w in found]
+
+    def _show(self, regions: list[highlight.Region]) -> None:
+        """Render the regions and write the strip, unless nothing changed since the last write."""
+        state = self.state
+        if regions != self._cache.get("regions"):
+            self._cache.update(regions=regions, frame=highlight.render(self.layout, regions))
+        frame = self._cache["frame"]
+        try:
+            if state.brightness is not None and state.brightness != self.hw.strip.correction.brightness:
+                self.hw.strip.set_brightness(state.brightness)
+                self._cache["shown"] = None
+            if frame != self._cache.get("shown"):
+                self.hw.show(frame)
+                self._cache["shown"] = frame
+            self.hw.set_turn(state.player)
+            self.hw.set_status(self._status_led())
+            self.status["hardware_error"] = ""
+        except TableError as exc:
+            self.status["hardware_error"] = str(exc)
+            self._error(f"hardware: {exc}")
+        self.frame = frame
+
+    def _status_led(self) -> str:
+        if self.status["camera"] == "lost":
+            return "camera_lost"
+        if self.clock() - self._last_error_at < ERROR_SHOWN_S:
+            return "error"
+        return "ok" if self.status["calibration"] == "ok" else "uncalibrated"
+
+    def _publish(self) -> None:
+        state = self.state
+        status = {**self.status, "hardware": self.hw.describe(), "rulings": state.rulings, "game": self.game,
+                  "markers_seen": len(self._seen)}
+        counters = ("frames", "dropped", "bad_frames")
+        key = (state, self.frame, json.dumps([self._warnings, {k: v for k, v in status.items()
+                                                                    if k not in counters}], default=str))
+        now = self.clock()
+        if key == self._published_key and now - self._published_at < REPUBLISH_S:
+            return
+        if self._cache.get("doc_scene") is not state.scene:
+            self._cache.update(doc_scene=state.scene, doc=scene_to_dict(state.scene))
+        selection = {**self._cache["answers"].to_dict(), "pointer": self._pointer_pick,
+                     "last_roll": state.last_roll}
+        with self._snap_cond:
+            self._snapshot = Snapshot(self._snapshot.seq + 1, status, state.scene.ruleset, state.phase_dict(),
+                                      self._cache["doc"], tuple(self._warnings), self.frame, selection,
+                                      time.time())
+            self._snap_cond.notify_all()
+        self._published_key, self._published_at = key, now
+
+    # ------------------------------------------------------------ Controller protocol
+
+    def snapshot(self) -> Snapshot:
+        with self._snap_cond:
+            return self._snapshot
+
+    def wait_for_change(self, after_seq: int, timeout: float) -> Snapshot:
+        with self._snap_cond:
+            self._snap_cond.wait_for(lambda: self._snapshot.seq > after_seq, timeout)
+            return self._snapshot
+
+    # ------------------------------------------------------------ panel capabilities (web_ui/capabilities.py)
+
+    def log_entries(self, after: int, limit: int) -> list[dict[str, Any]]:
+        """This game's log entries after sequence number `after`, oldest first."""
+        return self.gamelog.events(self.game, after=after, limit=limit)
+
+    def camera_jpeg(self) -> bytes | None:
+        """The newest frame as a JPEG with the board and the placed markers drawn; None before one."""
+        with self._lock:
+            frame, seen = self._latest, dict(self._seen)
+            board = (self.state.scene.board.width, self.state.scene.board.height)
+        if frame is None:
+            return None
+        from table.camera_view import camera_jpeg
+
+        return camera_jpeg(frame.image, getattr(self.pipeline, "calibration", None), board, seen)
+
+    # ------------------------------------------------------------ running
+
+    def start(self) -> None:
+        """Start the capture thread and the loop thread (needs `open_source`)."""
+        if self.open_source is None:
+            raise ConfigError("the controller has no camera source to start")
+        slot = LatestFrame()
+        self._capture = Capture(self.open_source, slot, self.camera_status, fps=self.config["camera"]["fps"],
+                                first_delay=self.backoff[0], max_delay=self.backoff[1])
+        loop = threading.Thread(target=self._loop, args=(slot,), name="table-loop", daemon=True)
+        self._threads = [self._capture, loop]
+        for thread in self._threads:
+            thread.start()
+
+    def _loop(self, slot: LatestFrame) -> None:
+        while not self._stopping.is_set():
+            frame = slot.take(timeout=0.5)
+            if frame is not None:
+                self.process(frame)
+            elif self._capture is not None and not self._capture.is_alive():
+                break
+
+    def close(self) -> None:
+        """Stop the threads, turn every LED off, release the hardware and the log."""
+        self._stopping.set()
+        if self._capture is not None:
+            self._capture.stop()
+        for thread in self._threads:
+            thread.join(timeout=5.0)
+        try:
+            self.hw.off()
+        finally:
+            self.hw.close()
+            self.gamelog.close()

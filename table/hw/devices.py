@@ -1,0 +1,129 @@
+"""The table's GPIO devices (gpiozero) and LED strip, behind one object the controller drives.
+
+Buttons are gpiozero `Button`s and the status and turn LEDs are `RGBLED` / `LEDBoard`, all built
+on one pin factory: a real one on a Pi, or gpiozero's `MockFactory` when the mock is chosen
+(config `hardware.mock`, `--demo`, tests). Tests press buttons with `pin.drive_low()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from table.errors import HardwareError
+from table.hw.pinmap import PinMap
+from table.hw.strip import LedStrip
+
+# Status LED: colour and blink pattern, so the state reads without telling colours apart.
+STATUS_PATTERNS: dict[str, tuple[tuple[float, float, float], float | None]] = {
+    "ok": ((0.0, 0.62, 0.45), None),              # bluish green, steady
+    "uncalibrated": ((0.94, 0.89, 0.26), 1.0),    # yellow, slow blink (1 s on, 1 s off)
+    "camera_lost": ((0.84, 0.37, 0.0), 0.2),      # vermillion, fast blink
+    "error": ((0.80, 0.47, 0.65), 0.5),           # reddish purple, medium blink
+    "off": ((0.0, 0.0, 0.0), None),
+}
+
+ButtonHandler = Callable[[str, bool], None]   # (button name, held?)
+
+
+def pin_factory(name: str, mock: bool) -> Any:
+    """The gpiozero pin factory: MockFactory (PWM-capable pins) when mock, else the named one."""
+    if mock:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        return MockFactory(pin_class=MockPWMPin)
+    try:
+        if name == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory as factory
+        elif name == "rpigpio":
+            from gpiozero.pins.rpigpio import RPiGPIOFactory as factory
+        else:
+            from gpiozero.pins.native import NativeFactory as factory
+        return factory()
+    except Exception as exc:  # ImportError, or the library's own error off a Pi
+        raise HardwareError(f"GPIO: cannot start the {name} pin factory ({exc}); on a laptop use "
+                            "--demo or hardware.mock = true") from None
+
+
+class TableHardware:
+    """Buttons, status LED, turn LEDs and the LED strip of one table."""
+
+    def __init__(self, pins: PinMap, strip: LedStrip, factory: Any, *, mock: bool):
+        from gpiozero import RGBLED, Button, LEDBoard
+
+        self.pins = pins
+        self.strip = strip
+        self.factory = factory
+        self.mock = mock
+        self.status = "off"
+        self._handler: ButtonHandler | None = None
+        self.buttons: dict[str, Any] = {}
+        try:
+            for name, gpio in pins.buttons.items():
+                button = Button(gpio, pull_up=True, bounce_time=pins.bounce_s or None,
+                                hold_time=pins.hold_s, pin_factory=factory)
+                button.when_pressed = lambda n=name: self._fire(n, False)
+                button.when_held = lambda n=name: self._fire(n, True)
+                self.buttons[name] = button
+            red, green, blue = pins.status_led
+            self.status_led = RGBLED(red, green, blue, pwm=True, pin_factory=factory)
+            self.turn_leds = LEDBoard(pin_factory=factory, **{f"p_{p}": g for p, g in pins.turn_leds.items()})
+        except HardwareError:
+            raise
+        except Exception as exc:  # gpiozero's own errors (pin in use, no access)
+            self.close()
+            raise HardwareError(f"GPIO: {exc}") from None
+
+    # ------------------------------------------------------------ buttons
+
+    def on_button(self, handler: ButtonHandler) -> None:
+        """Call handler(name, False) when a button is pressed and handler(name, True) when it is held."""
+        self._handler = handler
+
+    def _fire(self, name: str, held: bool) -> None:
+        if self._handler is not None:
+            self._handler(name, held)
+
+    # ------------------------------------------------------------ LEDs
+
+    def show(self, frame: Any) -> None:
+        self.strip.show(frame)
+
+    def set_status(self, state: str) -> None:
+        """Show a status on the status LED: ok, uncalibrated, camera_lost, error or off."""
+        if state == self.status:
+            return
+        colour, period = STATUS_PATTERNS[state]
+        self.status = state
+        if period is None:
+            self.status_led.color = colour
+        else:
+            self.status_led.blink(on_time=period, off_time=period, on_color=colour)
+
+    def set_turn(self, player: str | None) -> None:
+        """Light the LED of the player whose turn it is (none for None)."""
+        self.turn_leds.value = tuple(int(p == player) for p in self.pins.turn_leds)
+
+    def describe(self) -> dict[str, Any]:
+        return {"mock": self.mock, "factory": type(self.factory).__name__, "strip": type(self.strip).__name__,
+                "leds": self.strip.count, "status_led": self.status,
+                "brightness_cap": round(self.strip.correction.full_white_cap, 3)}
+
+    def off(self) -> None:
+        """Every LED dark (strip, status, turn)."""
+        try:
+            self.strip.off()
+        finally:
+            if hasattr(self, "status_led"):
+                self.status_led.off()
+                self.status = "off"
+            if hasattr(self, "turn_leds"):
+                self.turn_leds.off()
+
+    def close(self) -> None:
+        leds = [getattr(self, "status_led", None), getattr(self, "turn_leds", None)]
+        devices = [*self.buttons.values(), *leds]
+        for device in devices:
+            if device is not None:
+                device.close()
+        self.strip.close()

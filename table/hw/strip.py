@@ -1,0 +1,190 @@
+"""Addressable LED strips (WS2812B / SK6812 RGB): colour correction, an SPI driver and a mock.
+
+`LedStrip` is the interface: subclasses must implement `_write(data)` (the corrected frame as an
+(N, 3) uint8 array in wire colour order) and may override `close()`. `show(frame)` applies gamma,
+the brightness setting and the power cap, reorders the channels and writes.
+
+The SPI driver sends each data bit as three SPI bits (1 -> 110, 0 -> 100) at 2.4 MHz, which gives
+the WS2812's 0.4/0.8 us pulses on every Pi including the Pi 5; it needs only MOSI (GPIO 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from table.errors import HardwareError
+
+RGB = tuple[int, int, int]
+
+MA_PER_CHANNEL = 20.0      # a WS2812B channel at full duty draws about 20 mA
+MA_IDLE_PER_LED = 1.0      # each LED's controller draws about 1 mA when dark
+SUPPLY_HEADROOM = 0.8      # never plan to draw more than 80% of the supply's rating
+SPI_HZ = 2_400_000
+RESET_BYTES = 90           # 300 us of low at 2.4 MHz latches the frame (WS2812B needs > 280 us)
+
+
+@dataclass(frozen=True)
+class ColourCorrection:
+    """Gamma, brightness and power cap for a strip of `count` LEDs on a `supply_amps` supply."""
+
+    count: int
+    color_order: str = "GRB"
+    gamma: float = 2.2
+    brightness: float = 0.5
+    supply_amps: float = 4.0
+
+    @property
+    def budget_ma(self) -> float:
+        """Current the LEDs may draw (mA): 80% of the supply less the LEDs' idle current."""
+        return self.supply_amps * 1000.0 * SUPPLY_HEADROOM - self.count * MA_IDLE_PER_LED
+
+    @property
+    def full_white_cap(self) -> float:
+        """The brightness at which every LED at full white stays within the budget (0..1)."""
+        return max(0.0, min(1.0, self.budget_ma / (self.count * 3 * MA_PER_CHANNEL)))
+
+    def current_ma(self, wire: np.ndarray) -> float:
+        """Estimated current of a corrected frame (mA), idle current included."""
+        return float(wire.sum(dtype=np.int64)) / 255.0 * MA_PER_CHANNEL + self.count * MA_IDLE_PER_LED
+
+    def apply(self, frame: Sequence[RGB] | np.ndarray) -> np.ndarray:
+        """Gamma-correct, scale by brightness (lowered further if the frame would exceed the
+        power budget) and reorder to wire order: an (N, 3) uint8 array."""
+        rgb = np.asarray(frame, dtype=float).reshape(-1, 3)
+        if len(rgb) != self.count:
+            raise HardwareError(f"LED frame has {len(rgb)} colours, the strip has {self.count} LEDs")
+        linear = (np.clip(rgb, 0, 255) / 255.0) ** self.gamma
+        full_ma = float(linear.sum()) * MA_PER_CHANNEL
+        scale = self.brightness
+        if full_ma * scale > max(self.budget_ma, 0.0):
+            scale = max(self.budget_ma, 0.0) / full_ma
+        wire = np.floor(linear * scale * 255.0 + 0.5).astype(np.uint8)
+        return wire[:, ["RGB".index(c) for c in self.color_order]]
+
+
+class LedStrip:
+    """An addressable strip. Subclasses must implement `_write`; they may override `close`."""
+
+    def __init__(self, correction: ColourCorrection):
+        self.correction = correction
+        self.closed = False
+        self.lit = False            # whether the last frame written lit any LED
+
+    @property
+    def count(self) -> int:
+        return self.correction.count
+
+    def show(self, frame: Sequence[RGB] | np.ndarray) -> None:
+        """Light the strip with one RGB colour per LED."""
+        if self.closed:
+            raise HardwareError("LED strip is closed")
+        wire = self.correction.apply(frame)
+        self._write(wire)
+        self.lit = bool(wire.any())
+
+    def off(self) -> None:
+        self.show(np.zeros((self.count, 3), dtype=np.uint8))
+
+    def set_brightness(self, brightness: float) -> None:
+        self.correction = replace(self.correction, brightness=brightness)
+
+    def _write(self, wire: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class MockStrip(LedStrip):
+    """A strip that records every frame it is shown: `frames` (logical RGB) and `wire` (bytes sent)."""
+
+    def __init__(self, correction: ColourCorrection):
+        super().__init__(correction)
+        self.frames: list[tuple[RGB, ...]] = []
+        self.wire: list[np.ndarray] = []
+
+    def show(self, frame: Sequence[RGB] | np.ndarray) -> None:
+        super().show(frame)
+        if not isinstance(frame, tuple):
+            frame = tuple(map(tuple, np.asarray(frame, dtype=int).reshape(-1, 3).tolist()))
+        self.frames.append(frame)
+
+    def _write(self, wire: np.ndarray) -> None:
+        self.wire.append(wire.copy())
+
+    @property
+    def last(self) -> tuple[RGB, ...]:
+        return self.frames[-1] if self.frames else ()
+
+
+# Each data byte becomes 3 SPI bytes: bit 1 -> 0b110, bit 0 -> 0b100, most significant bit first.
+def _spi_table() -> np.ndarray:
+    table = np.zeros((256, 3), dtype=np.uint8)
+    for value in range(256):
+        bits = 0
+        for i in range(7, -1, -1):
+            bits = (bits << 3) | (0b110 if value >> i & 1 else 0b100)
+        table[value] = [(bits >> 16) & 0xFF, (bits >> 8) & 0xFF, bits & 0xFF]
+    return table
+
+
+SPI_TABLE = _spi_table()
+
+
+def encode_spi(wire: np.ndarray) -> np.ndarray:
+    """The SPI byte stream for a corrected frame, followed by the latch (reset) gap."""
+    data = SPI_TABLE[wire.reshape(-1)].reshape(-1)
+    return np.concatenate([np.zeros(1, dtype=np.uint8), data, np.zeros(RESET_BYTES, dtype=np.uint8)])
+
+
+def decode_spi(stream: np.ndarray) -> np.ndarray:
+    """Inverse of `encode_spi`: the wire bytes, (N, 3) (tests read back what went over the bus)."""
+    body = np.asarray(stream, dtype=np.uint8)[1:-RESET_BYTES].reshape(-1, 3).astype(np.uint32)
+    bits = (body[:, 0] << 16) | (body[:, 1] << 8) | body[:, 2]
+    values = np.zeros(len(bits), dtype=np.uint32)
+    for i in range(8):
+        values = (values << 1) | ((bits >> (3 * (7 - i) + 1)) & 1)
+    return values.astype(np.uint8).reshape(-1, 3)
+
+
+class SpiStrip(LedStrip):
+    """A WS2812B/SK6812 strip on the SPI bus's MOSI pin (`/dev/spidev{bus}.{device}`)."""
+
+    def __init__(self, correction: ColourCorrection, bus: int = 0, device: int = 0, spi: Any = None):
+        super().__init__(correction)
+        if spi is None:
+            spi = open_spi(bus, device)
+        self.spi = spi
+
+    def _write(self, wire: np.ndarray) -> None:
+        try:
+            self.spi.writebytes2(encode_spi(wire))
+        except OSError as exc:
+            raise HardwareError(f"LED strip: SPI write failed: {exc}") from None
+
+    def close(self) -> None:
+        if not self.closed:
+            self.spi.close()
+        super().close()
+
+
+def open_spi(bus: int, device: int) -> Any:
+    """Open `/dev/spidev{bus}.{device}` for a WS2812 strip (spidev is imported here, lazily)."""
+    try:
+        import spidev
+    except ImportError:
+        raise HardwareError("LED strip: the spidev package is missing (pip install spidev, "
+                            "or set hardware.strip = \"mock\")") from None
+    spi = spidev.SpiDev()
+    try:
+        spi.open(bus, device)
+    except OSError as exc:
+        raise HardwareError(f"LED strip: cannot open /dev/spidev{bus}.{device}: {exc.strerror} "
+                            "(enable SPI: sudo raspi-config nonint do_spi 0)") from None
+    spi.max_speed_hz = SPI_HZ
+    spi.mode = 0
+    return spi

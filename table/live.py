@@ -1,0 +1,119 @@
+"""Assembling a live table from its config: LED layout, hardware, game log, camera, vision
+pipeline, controller and (for `--demo`) the demo director. `smarttable run` and `log replay`
+use it; tests build the same pieces with their own sources.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from table.capture import SourceOpener
+from table.config import PACKAGE_ROOT, Config
+from table.controller import TableController
+from table.demo import DemoDirector
+from table.errors import ConfigError, HardwareError
+from table.gamelog import GameLog
+from table.hw import build_hardware
+from table.leds import load_layout
+from table.scene import Scene, load_scene, parse_scene
+
+DEMO_SCENE = PACKAGE_ROOT / "table" / "data" / "demo-synaptik.json"
+
+
+@dataclass
+class Table:
+    controller: TableController
+    director: DemoDirector | None = None
+
+    def start(self) -> None:
+        self.controller.start()
+        if self.director is not None:
+            self.director.start()
+
+    def close(self) -> None:
+        if self.director is not None:
+            self.director.stop()
+            if self.director.is_alive():
+                self.director.join(timeout=5.0)
+        self.controller.close()
+
+
+def camera_opener(config: Config) -> SourceOpener:
+    """Opens the configured camera each time it is called (the capture thread retries failures)."""
+    try:
+        from vision.sources import open_source
+    except ImportError as exc:
+        raise HardwareError(f"camera sources are not available ({exc})") from None
+    if config["camera"]["source"] == "synthetic":
+        raise HardwareError("the config asks for the synthetic camera")
+    return lambda: open_source(config)
+
+
+def open_camera(config: Config) -> SourceOpener:
+    """Open the configured camera once (HardwareError if there is none); the opener it returns
+    hands out that source first and reopens the camera after a failure."""
+    reopen = camera_opener(config)
+    first = [reopen()]
+
+    def opener() -> Any:
+        return first.pop() if first else reopen()
+
+    return opener
+
+
+def _pipeline(config: Config) -> Any:
+    try:
+        from vision.pipeline import VisionPipeline
+    except ImportError as exc:
+        raise HardwareError(f"the vision pipeline is not available ({exc})") from None
+    return VisionPipeline(config)
+
+
+def _scene(config: Config, scene_path: str | None, demo: bool) -> Scene | None:
+    if scene_path:
+        return load_scene(scene_path)
+    if config["game"]["scene"]:
+        return load_scene(config.path("game", "scene"))
+    return load_scene(DEMO_SCENE) if demo else None
+
+
+def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str | None = None,
+                open_source: SourceOpener | None = None, first_event: dict[str, Any] | None = None) -> Table:
+    """Every part of a table, wired; `demo` uses mock hardware, the synthetic camera and the director.
+    With `first_event` (a replay) there is no camera at all."""
+    layout = load_layout(config.path("hardware", "led_layout"))
+    if first_event is not None:
+        scene = parse_scene(first_event["scene"], "game_start.scene")
+    else:
+        scene = _scene(config, scene_path, demo)
+    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=demo)
+    try:
+        gamelog = GameLog(log_path)
+    except ConfigError:
+        hardware.close()
+        raise
+    try:
+        director_scene = None
+        if first_event is None and open_source is None:
+            from vision.sources import SyntheticSource
+            from vision.synthetic_scene import from_scene
+
+            if scene is None:
+                raise ConfigError("the simulated table needs a scene: --scene FILE or [game] scene")
+            director_scene = from_scene(scene, config)
+            source = SyntheticSource(config, director_scene)
+            open_source = lambda: source  # noqa: E731  (the same synthetic camera after a "failure")
+        pipeline = _pipeline(config) if first_event is None else None
+        controller = TableController(config, hardware=hardware, layout=layout, log_=gamelog,
+                                     pipeline=pipeline, open_source=open_source, scene=scene)
+    except BaseException:
+        gamelog.close()
+        hardware.close()
+        raise
+    director = None
+    if director_scene is not None:
+        director = DemoDirector(controller, director_scene, source.set_scene,
+                                config["markers"]["pointer_id"])
+    return Table(controller, director)

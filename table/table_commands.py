@@ -1,0 +1,175 @@
+"""The controller's commands (the web panel's and the buttons'), each turned into game events.
+
+A command handler takes the controller and keyword parameters, emits events through
+`controller.emit` (checked, logged, applied) and returns a JSON-able answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from table import rolls
+from table.errors import QueryError, TableError
+from table.rules import get_ruleset
+from table.scene import parse_scene
+
+if TYPE_CHECKING:
+    from table.controller import TableController
+
+log = logging.getLogger(__name__)
+
+
+def _model_id(c: TableController, ident: Any) -> str:
+    """A model id from a model or unit id (a unit selects its first model)."""
+    scene = c.state.scene
+    ident = str(ident)
+    if any(m.id == ident for m in scene.models):
+        return ident
+    models = scene.models_of(ident)
+    if models:
+        return models[0].id
+    raise QueryError(f"no model or unit {ident!r} in the scene")
+
+
+def advance_phase(c: TableController) -> dict[str, Any]:
+    return c.emit({"kind": "phase"}).phase_dict()
+
+
+def select(c: TableController, id: Any = None, model: Any = None, order: str | None = None) -> dict[str, Any]:
+    ident = id if id is not None else model
+    event: dict[str, Any] = {"kind": "select", "model": None if ident is None else _model_id(c, ident)}
+    if order:
+        event["order"] = order
+    state = c.emit(event)
+    return {"selected": state.selected, "target": state.target}
+
+
+def target(c: TableController, id: Any = None) -> dict[str, Any]:
+    state = c.emit({"kind": "target", "target": None if id is None else str(id)})
+    return {"selected": state.selected, "target": state.target}
+
+
+def confirm(c: TableController) -> dict[str, Any]:
+    return c.emit({"kind": "confirm"}).phase_dict()
+
+
+def undo(c: TableController) -> dict[str, Any]:
+    return c.emit({"kind": "undo"}).phase_dict()
+
+
+def roll(c: TableController, kind: str = "dice", label: str | None = None, **params: Any) -> dict[str, Any]:
+    result = rolls.roll(c.rng, kind, params)
+    c.emit({"kind": "roll", "roll": kind, "params": params, "label": label, "result": result})
+    return result
+
+
+def acknowledge(c: TableController, id: Any) -> dict[str, Any]:
+    if not any(w["id"] == str(id) for w in c.current_warnings()):
+        raise QueryError(f"no warning {id!r}")
+    c.emit({"kind": "acknowledge", "id": str(id)})
+    return {"acknowledged": str(id)}
+
+
+def set_terrain(c: TableController, terrain: list[Any]) -> dict[str, Any]:
+    state = c.emit({"kind": "terrain", "terrain": terrain})
+    return {"terrain": [t.id for t in state.scene.terrain]}
+
+
+def assign_marker(c: TableController, model: Any, marker: int | None = None) -> dict[str, Any]:
+    state = c.emit({"kind": "marker", "model": str(model), "marker": marker})
+    return {"roster": {str(k): v for k, v in sorted(state.markers().items())}}
+
+
+def settings(c: TableController, **params: Any) -> dict[str, Any]:
+    unknown = set(params) - {"brightness", "rulings", "ruleset"}
+    if unknown:
+        raise QueryError(f"settings: unknown option(s) {', '.join(sorted(unknown))}")
+    if "brightness" in params and not 0 <= float(params["brightness"]) <= 1:
+        raise QueryError(f"settings: brightness must be between 0 and 1, got {params['brightness']}")
+    event = {"kind": "settings", **params}
+    preview = c.session.preview(event)
+    get_ruleset(preview.scene.ruleset)(preview.scene, preview.rulings)  # QueryError for bad rulings
+    state = c.emit(event)
+    return {"ruleset": state.scene.ruleset, "rulings": state.rulings, "brightness": state.brightness}
+
+
+def measure(c: TableController, question: str, args: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
+    ruleset = c.ruleset()
+    if ruleset is None:
+        raise QueryError("the rule system cannot answer with the current rulings")
+    answer = ruleset.ask(question, [str(a) for a in args])
+    c.emit({"kind": "measure", "question": question, "args": [str(a) for a in args], "answer": answer})
+    return {"question": question, "answer": answer}
+
+
+def new_game(c: TableController, scene: dict[str, Any] | None = None) -> dict[str, Any]:
+    c.start_game(parse_scene(scene, "scene") if scene is not None else c.state.scene)
+    return {"game": c.game}
+
+
+COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
+    "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
+    "roll": roll, "acknowledge": acknowledge, "set_terrain": set_terrain, "assign_marker": assign_marker,
+    "settings": settings, "measure": measure, "new_game": new_game,
+}
+
+
+class ButtonActions:
+    """What each physical button does (docs/hardware.md lists them)."""
+
+    def __init__(self, controller: TableController):
+        self.c = controller
+
+    def pressed(self, name: str, held: bool) -> None:
+        """gpiozero callback: never lets an error escape into gpiozero's thread."""
+        try:
+            if name == "select":
+                self.c.command("select", id=None) if held else self.cycle_selection()
+            elif name == "measure" and not held:
+                self.cycle_target()
+            elif name == "next_phase" and not held:
+                self.c.command("advance_phase")
+            elif name == "undo" and not held:
+                self.c.command("undo")
+            elif name == "confirm" and not held:
+                pending = [w for w in self.c.current_warnings() if not w["acknowledged"]]
+                if pending:
+                    self.c.command("acknowledge", id=pending[-1]["id"])
+                else:
+                    self.c.command("confirm")
+        except TableError as exc:
+            log.info("button %s: %s", name, exc)
+
+    def _units(self, player: str | None, exclude_player: str | None = None) -> list[str]:
+        scene = self.c.state.scene
+        return [u.id for u in sorted(scene.units, key=lambda u: u.id)
+                if scene.models_of(u.id) and (player is None or u.player == player)
+                and (exclude_player is None or u.player != exclude_player)]
+
+    @staticmethod
+    def _next(items: list[str], current: str | None) -> str | None:
+        if not items:
+            return None
+        return items[(items.index(current) + 1) % len(items)] if current in items else items[0]
+
+    def cycle_selection(self) -> None:
+        """Select the first model of the next unit (of the player whose turn it is, if any)."""
+        state = self.c.state
+        current = state.scene.model(state.selected).unit if state.selected else None
+        unit = self._next(self._units(state.player), current)
+        if unit is not None:
+            self.c.command("select", id=unit)
+
+    def cycle_target(self) -> None:
+        """Target the next enemy unit of the selected model."""
+        state = self.c.state
+        if state.selected is None:
+            raise QueryError("select a model before picking a target")
+        player = state.scene.unit(state.scene.model(state.selected).unit).player
+        is_unit = any(u.id == state.target for u in state.scene.units)
+        current = state.target if is_unit else None
+        unit = self._next(self._units(None, exclude_player=player), current)
+        if unit is not None:
+            self.c.command("target", id=unit)

@@ -1,0 +1,107 @@
+"""Warnings the table raises for the players: each has a stable id, so it can be acknowledged.
+
+Kinds: `cohesion` (a unit out of cohesion), `melee` (units in melee), `overmove` (a model moved
+farther than its allowance this activation), `off_board` (a model's marker outside the board),
+`unknown_marker` (a marker the roster does not know).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from table.session import GameState, moved_distance
+
+SEEN_KINDS = ("off_board", "unknown_marker")   # warnings about what the camera sees right now
+
+
+def _warning(wid: str, kind: str, message: str, units: Iterable[str]) -> dict[str, Any]:
+    return {"id": wid, "kind": kind, "message": message, "units": sorted(set(units))}
+
+
+def _melee_units(item: Any) -> list[str]:
+    """Unit or model ids of one melee entry, whatever shape the rule system reports it in."""
+    if isinstance(item, Mapping):
+        if "model" in item and isinstance(item.get("enemies"), list):
+            return [str(item["model"]), *map(str, item["enemies"])]
+        for key in ("units", "models", "pair"):
+            if isinstance(item.get(key), list):
+                return [str(v) for v in item[key]]
+        return [str(item[k]) for k in ("from", "to", "a", "b") if k in item]
+    if isinstance(item, (list, tuple)):
+        return [str(v) for v in item]
+    return [str(item)]
+
+
+def from_report(state: GameState, report: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Cohesion and melee warnings from the rule system's `report` answer."""
+    if not report:
+        return []
+    warnings = []
+    for entry in report.get("units", []) or []:
+        if isinstance(entry, Mapping) and entry.get("coherent") is False:
+            unit = str(entry.get("unit"))
+            stray = ", ".join(map(str, entry.get("out_of_cohesion", [])))
+            warnings.append(_warning(f"cohesion:{unit}", "cohesion",
+                                     f"unit {unit} is out of cohesion ({stray})", [unit]))
+    melee: dict[str, dict[str, Any]] = {}
+    for item in report.get("melee", []) or []:
+        units = sorted({_unit_of(state, i) for i in _melee_units(item)})
+        if len(units) > 1:
+            wid = "melee:" + "+".join(units)
+            melee.setdefault(wid, _warning(wid, "melee", f"in melee: {' and '.join(units)}", units))
+    return warnings + list(melee.values())
+
+
+def _unit_of(state: GameState, ident: str) -> str:
+    try:
+        return state.scene.model(ident).unit
+    except KeyError:
+        return ident
+
+
+def overmove(state: GameState, tolerance: float) -> list[dict[str, Any]]:
+    """Models that ended (or stand, in the current activation) farther from their activation's start
+    than their unit may move; activations of this phase count."""
+    activations = [*state.finished, *([state.activation] if state.activation else [])]
+    warnings = []
+    for activation in activations:
+        unit = state.scene.unit(activation.unit)
+        movement = unit.stats.get("movement")
+        if not isinstance(movement, (int, float)) or isinstance(movement, bool):
+            continue
+        allowance = float(movement) * activation.factor
+        for model in state.scene.models_of(unit.id):
+            distance = moved_distance(activation, model)
+            if distance > allowance + tolerance:
+                warnings.append(_warning(
+                    f"overmove:{model.id}:{activation.number}", "overmove",
+                    f"model {model.id} moved {distance:.1f}\" in activation {activation.number}; "
+                    f"unit {unit.id} may move {allowance:g}\"", [unit.id]))
+    return warnings
+
+
+def on_board(state: GameState, seen: Mapping[int, tuple[float, float]],
+             known: set[int]) -> list[dict[str, Any]]:
+    """Markers seen off the board, and markers the table does not know."""
+    width, height = state.scene.board.width, state.scene.board.height
+    bound = state.markers()
+    warnings = []
+    for marker, (x, y) in sorted(seen.items()):
+        if marker in bound:
+            if not (0 <= x <= width and 0 <= y <= height):
+                model = bound[marker]
+                warnings.append(_warning(f"off_board:{model}", "off_board",
+                                         f"model {model} (marker {marker}) is off the board at "
+                                         f"({x:.1f}, {y:.1f})", [_unit_of(state, model)]))
+        elif marker not in known:
+            warnings.append(_warning(f"unknown_marker:{marker}", "unknown_marker",
+                                     f"marker {marker} is not in the roster (assign it to a model)", []))
+    return warnings
+
+
+def compute(state: GameState, report: Mapping[str, Any] | None, seen: Mapping[int, tuple[float, float]],
+            known: set[int], tolerance: float) -> list[dict[str, Any]]:
+    """Every current warning, each marked acknowledged or not."""
+    found = from_report(state, report) + overmove(state, tolerance) + on_board(state, seen, known)
+    return [{**w, "acknowledged": w["id"] in state.acknowledged} for w in found]
