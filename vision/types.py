@@ -19,6 +19,7 @@ class Frame:
     image: np.ndarray
     timestamp: float
     index: int = 0
+    lores: np.ndarray | None = None  # optional small greyscale copy (Pi lores stream), for change detection
 
 
 class FrameSource(Protocol):
@@ -41,6 +42,7 @@ class MarkerPose:
     heading: float
     occluded: bool = False
     last_seen: float = 0.0
+    moving: bool = False  # seen away from (x, y) and not yet settled: x, y stay where it last stood
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,189 @@
-"""Vision subcommands (`locate`, `detect`, `markers`, `calibrate-lens`): owned by the vision issue."""
+"""Vision subcommands: `locate`, `detect`, `markers`, `calibrate-lens` (see docs/vision.md).
+
+OpenCV is imported inside the handlers, so other commands start without it.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
+
+from table.config import CONFIG_DIR, load_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Placeholder: the vision issue registers its commands here."""
+    locate = subparsers.add_parser("locate", help="model markers in a board photo, in board inches",
+                                   description="Calibrate from the corner markers and print every model "
+                                               "marker's position and heading in board inches.")
+    locate.add_argument("image", help="photo of the board (PNG, JPEG, ...)")
+    locate.add_argument("--config", help="table config (TOML); default firmware_cfg/table.toml")
+    locate.set_defaults(handler=run_locate)
+
+    detect = subparsers.add_parser("detect", help="markers in an image, in pixels",
+                                   description="Every marker of a dictionary in an image: corners (the "
+                                               "marker's own order) and centre in pixels.")
+    detect.add_argument("image")
+    detect.add_argument("--dictionary", default="DICT_APRILTAG_36h11", help="OpenCV dictionary name")
+    detect.set_defaults(handler=run_detect)
+
+    markers = subparsers.add_parser("markers", help="write printable marker sheets (PDF or PNG)",
+                                    description="Printable sheets of model markers (and the corner markers) "
+                                                "at their true size; print at 100%%.")
+    markers.add_argument("out", help="output file: .pdf (all pages) or .png (one file a page)")
+    markers.add_argument("--ids", default="10-69", help="model marker ids, e.g. 10-69,80 (default 10-69)")
+    markers.add_argument("--size-mm", type=float, help="black square side (default [markers] model_size_mm)")
+    markers.add_argument("--no-corners", action="store_true", help="leave out the corner markers")
+    markers.add_argument("--no-pointer", action="store_true", help="leave out the pointer token")
+    markers.add_argument("--page", choices=("a4", "letter"), default="a4")
+    markers.add_argument("--dpi", type=int, default=300)
+    markers.add_argument("--config", help="table config (TOML)")
+    markers.set_defaults(handler=run_markers)
+
+    lens = subparsers.add_parser("calibrate-lens", help="lens calibration with a ChArUco board",
+                                 description="Print a ChArUco board (`board`), then solve the lens from "
+                                             "photos of it (`solve`) or from the camera (`capture`).")
+    actions = lens.add_subparsers(dest="action", required=True, metavar="ACTION")
+    board = actions.add_parser("board", help="write the ChArUco board to print (.png or .pdf)")
+    board.add_argument("out")
+    board.add_argument("--dpi", type=int, default=300)
+    _charuco_args(board)
+    board.set_defaults(handler=run_lens_board)
+    solve = actions.add_parser("solve", help="solve the lens from photos of the board, save the intrinsics")
+    solve.add_argument("images", nargs="+", help="photos (or folders of photos) of the board, 10+ angles")
+    solve.add_argument("--out", default=str(CONFIG_DIR / "lens.toml"), help="intrinsics file to write")
+    _charuco_args(solve)
+    solve.set_defaults(handler=run_lens_solve)
+    capture = actions.add_parser("capture", help="collect views from the configured camera, then solve")
+    capture.add_argument("--config", help="table config (TOML)")
+    capture.add_argument("--views", type=int, default=15, help="views to collect (default 15)")
+    capture.add_argument("--interval", type=float, default=2.0, help="seconds between views (move the board)")
+    capture.add_argument("--save", help="folder to keep the views in")
+    capture.add_argument("--out", default=str(CONFIG_DIR / "lens.toml"), help="intrinsics file to write")
+    _charuco_args(capture)
+    capture.set_defaults(handler=run_lens_capture)
+
+
+def _charuco_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--squares", default="7x5", help="columns x rows of squares (default 7x5)")
+    parser.add_argument("--square-mm", type=float, default=30.0)
+    parser.add_argument("--marker-mm", type=float, default=22.0)
+    parser.add_argument("--dictionary", default="DICT_5X5_100")
+
+
+def _charuco_spec(args: argparse.Namespace) -> Any:
+    from table.errors import ConfigError
+    from vision.charuco import CharucoSpec
+
+    cols, sep, rows = args.squares.partition("x")
+    if not (sep and cols.isdigit() and rows.isdigit() and int(cols) >= 3 and int(rows) >= 3):
+        raise ConfigError(f"--squares {args.squares!r}: expected COLSxROWS, at least 3x3")
+    return CharucoSpec((int(cols), int(rows)), args.square_mm, args.marker_mm, args.dictionary)
+
+
+def run_locate(args: argparse.Namespace) -> Any:
+    from vision.images import read_image
+    from vision.locate import VisionSetup, locate
+
+    config = load_config(args.config)
+    image = read_image(args.image)
+    return locate(image, VisionSetup.from_config(config)).to_dict()
+
+
+def run_detect(args: argparse.Namespace) -> Any:
+    from vision.detect import DetectorSettings, MarkerDetector
+    from vision.images import read_image
+
+    detector = MarkerDetector(DetectorSettings(args.dictionary, min_side_px=8.0))
+    image = read_image(args.image)
+    found, rejected = detector.detect(image)
+    found += detector.second_pass(image, rejected, found)
+    found.sort(key=lambda d: (d.id, d.centre))
+    return {"markers": [d.to_dict() for d in found]}
+
+
+def run_markers(args: argparse.Namespace) -> Any:
+    from vision.sheets import SheetSpec, parse_ids, write_sheets
+
+    config = load_config(args.config)
+    m = config["markers"]
+    ids = parse_ids(args.ids)
+    corner_ids = () if args.no_corners else tuple(sorted(int(k) for k in {**m["corners"], **m["edges"]}))
+    pointer = None if args.no_pointer else int(m["pointer_id"])
+    clash = sorted(set(ids) & (set(corner_ids) | {pointer}))
+    if clash:
+        from table.errors import ConfigError
+        raise ConfigError(f"--ids {args.ids}: {clash} are corner markers or the pointer in the config")
+    spec = SheetSpec(m["dictionary"], ids, args.size_mm or float(m["model_size_mm"]), corner_ids,
+                     float(m["corner_size_mm"]), pointer, args.page, args.dpi)
+    paths, pages = write_sheets(spec, args.out)
+    return {"files": [str(p) for p in paths], "pages": pages,
+            "markers": list(ids), "corners": list(corner_ids), "pointer": pointer, "size_mm": spec.size_mm,
+            "dictionary": spec.dictionary}
+
+
+def run_lens_board(args: argparse.Namespace) -> Any:
+    from vision.charuco import write_board
+
+    spec = _charuco_spec(args)
+    path = write_board(spec, args.out, args.dpi)
+    return {"file": str(path), "squares": list(spec.squares), "square_mm": spec.square_mm,
+            "marker_mm": spec.marker_mm, "dictionary": spec.dictionary}
+
+
+def _image_paths(items: list[str]) -> list[Path]:
+    from vision.sources import IMAGE_SUFFIXES
+
+    paths: list[Path] = []
+    for item in items:
+        p = Path(item)
+        paths += sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES) if p.is_dir() else [p]
+    return paths
+
+
+def _solve_and_save(spec: Any, images: list, out: str) -> dict[str, Any]:
+    from vision.charuco import solve
+    from vision.lens import save_intrinsics
+
+    intrinsics, used = solve(spec, images)
+    path = save_intrinsics(intrinsics, out)
+    return {"file": str(path), "views": len(images), "views_used": used,
+            "rms_px": round(intrinsics.rms_px, 4),
+            "camera_matrix": intrinsics.K.round(3).tolist(), "distortion": intrinsics.dist.round(6).tolist(),
+            "config": f'[camera] intrinsics = "{path.name}"'}
+
+
+def run_lens_solve(args: argparse.Namespace) -> Any:
+    from vision.images import read_image
+
+    spec = _charuco_spec(args)
+    images = [read_image(p) for p in _image_paths(args.images)]
+    return _solve_and_save(spec, images, args.out)
+
+
+def run_lens_capture(args: argparse.Namespace) -> Any:
+    import time
+
+    import cv2
+
+    from table.errors import HardwareError
+    from vision.sources import open_source
+
+    spec = _charuco_spec(args)
+    source = open_source(load_config(args.config), realtime=False)
+    images = []
+    try:
+        while len(images) < args.views:
+            frame = source.read()
+            if frame is None:
+                break
+            images.append(frame.image)
+            if args.save:
+                Path(args.save).mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(Path(args.save) / f"view-{len(images):02d}.png"), frame.image)
+            time.sleep(args.interval)
+    finally:
+        source.close()
+    if not images:
+        raise HardwareError("the camera gave no frames")
+    return _solve_and_save(spec, images, args.out)

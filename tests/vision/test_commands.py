@@ -1,0 +1,115 @@
+"""`smarttable locate | detect | markers` from the outside: JSON on stdout, exit 2 for mistakes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+from conftest import SMALL_BOARD, camera, models, render, scene, truth_corners
+
+from table.cli import main
+
+STRAIGHT = dict(dist=(0, 0, 0, 0, 0))
+
+
+def smarttable(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "table.cli", *args], capture_output=True, text=True,
+                          timeout=60)
+
+
+def call(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, json.loads(out.out) if code == 0 else out.err
+
+
+@pytest.fixture(scope="module")
+def board_photo(tmp_path_factory, config):
+    cam = camera(**STRAIGHT)
+    scn = scene(config)
+    path = tmp_path_factory.mktemp("photos") / "board.jpg"
+    cv2.imwrite(str(path), render(cam, scn), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path, cam, scn
+
+
+def test_locate_prints_every_model_marker_in_board_inches(board_photo, capsys):
+    path, _, _ = board_photo
+    code, doc = call(capsys, "locate", str(path), "--config", str(SMALL_BOARD))
+    assert code == 0 and doc["calibrated"] is True
+    truth = {m.id: m for m in models()}
+    assert sorted(m["id"] for m in doc["markers"]) == sorted(truth)
+    for m in doc["markers"]:
+        assert abs(m["x"] - truth[m["id"]].x) < 0.02 and abs(m["y"] - truth[m["id"]].y) < 0.02
+        assert -180 < m["heading"] <= 180
+    assert set(doc) >= {"calibrated", "markers", "warnings"}
+
+
+def test_detect_prints_pixel_corners_in_marker_order(board_photo, capsys):
+    path, cam, scn = board_photo
+    code, doc = call(capsys, "detect", str(path), "--dictionary", "DICT_APRILTAG_36h11")
+    assert code == 0
+    by_id = {m["id"]: m for m in doc["markers"]}
+    for marker in scn.markers:
+        got = np.array(by_id[marker.id]["corners"])
+        assert got.shape == (4, 2)
+        assert np.abs(got - truth_corners(cam, marker)).max() < 0.5
+        assert len(by_id[marker.id]["centre"]) == 2
+
+
+def test_locate_with_the_wrong_config_is_uncalibrated_and_says_why(board_photo, capsys):
+    path, _, _ = board_photo
+    code, doc = call(capsys, "locate", str(path))  # default table: corner markers are 50 mm, 4' apart
+    assert code == 0
+    assert doc == {"calibrated": False, "markers": [], "warnings": [
+        "not calibrated: the corner markers do not fit the config "
+        "(markers.corner_size_mm 50 and markers.corners)"]}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["locate", "nope.png"], "nope.png: no such image file"),
+    (["detect", "NOTEXT", "--dictionary", "DICT_4X4_50"], "NOTEXT: no such image file"),
+    (["markers", "out.txt"], "write a .pdf or a .png"),
+    (["markers", "out.png", "--ids", "9-3"], "runs backwards"),
+    (["markers", "out.png", "--ids", "2-5"], "corner markers"),
+])
+def test_user_mistakes_exit_2_with_one_line(args, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert len(out.err.strip().splitlines()) == 1 and message in out.err
+
+
+def test_unreadable_image_and_unknown_dictionary(tmp_path, board_photo):
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not an image")
+    result = smarttable("locate", str(junk))
+    assert result.returncode == 2 and "not a readable image" in result.stderr
+    result = smarttable("detect", str(board_photo[0]), "--dictionary", "DICT_NOPE")
+    assert result.returncode == 2 and "unknown marker dictionary 'DICT_NOPE'" in result.stderr
+
+
+def test_markers_png_sheet_prints_true_size_and_detects(tmp_path, capsys):
+    out = tmp_path / "sheet.png"
+    code, doc = call(capsys, "markers", str(out), "--ids", "10-13", "--size-mm", "20", "--dpi", "200")
+    assert code == 0 and doc["markers"] == [10, 11, 12, 13] and doc["corners"] == [0, 1, 2, 3]
+    pages = [tmp_path / "sheet.png", tmp_path / "sheet-2.png"]
+    assert [p.name for p in pages] == [p.split("/")[-1] for p in doc["files"]]
+    code, found = call(capsys, "detect", str(pages[0]), "--dictionary", "DICT_APRILTAG_36h11")
+    assert sorted(m["id"] for m in found["markers"]) == [10, 11, 12, 13]
+    side = np.linalg.norm(np.diff(np.array(found["markers"][0]["corners"]), axis=0), axis=1).mean()
+    assert side == pytest.approx(20 / 25.4 * 200, abs=1.5)  # the black square is 20 mm at 200 dpi
+    code, found = call(capsys, "detect", str(pages[1]), "--dictionary", "DICT_APRILTAG_36h11")
+    assert sorted(m["id"] for m in found["markers"]) == [0, 1, 2, 3, 500]  # and the pointer token
+
+
+def test_markers_pdf_has_every_page(tmp_path, capsys):
+    out = tmp_path / "sheet.pdf"
+    code, doc = call(capsys, "markers", str(out), "--ids", "10-69")
+    assert code == 0 and out.read_bytes().startswith(b"%PDF")
+    assert doc["pages"] == 2  # 60 markers of 15 mm on one A4 page, the corner markers on another
+    assert out.read_bytes().count(b"/Type /Page\n") + out.read_bytes().count(b"/Type /Page\r") == 2

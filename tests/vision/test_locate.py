@@ -1,0 +1,157 @@
+"""Calibration and locate on rendered boards with known ground truth."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from conftest import camera, heading_error, models, render, scene
+
+from table.config import validate
+from vision.calibrate import focal_from_homography
+from vision.detect import MarkerDetector
+from vision.lens import Intrinsics
+from vision.locate import VisionSetup, locate
+from vision.synthetic_scene import SceneMarker
+
+
+def errors(result, truth):
+    by_id = {m.id: m for m in truth}
+    assert sorted(m.id for m in result.markers) == sorted(by_id)
+    pos = [math.dist((m.x, m.y), (by_id[m.id].x, by_id[m.id].y)) for m in result.markers]
+    head = [heading_error(m.heading, by_id[m.id].heading) for m in result.markers]
+    return np.array(pos), np.array(head)
+
+
+def with_lens(setup, cam):
+    return replace(setup, intrinsics=Intrinsics(cam.K, cam.dist, cam.size))
+
+
+def test_tilted_distorted_board_with_lens_intrinsics(config):
+    cam = camera()
+    result = locate(render(cam, scene(config)), with_lens(VisionSetup.from_config(config), cam))
+    assert result.calibrated and result.calibration.reprojection_error_px < 0.1
+    pos, head = errors(result, models())
+    assert pos.mean() < 0.005 and pos.max() < 0.015
+    assert head.max() < 1.0
+
+
+def test_without_intrinsics_distortion_is_what_limits_accuracy(config):
+    straight = camera(dist=(0, 0, 0, 0, 0))
+    result = locate(render(straight, scene(config)), VisionSetup.from_config(config))
+    pos, _ = errors(result, models())
+    assert pos.max() < 0.015
+    bent = camera()
+    result = locate(render(bent, scene(config)), VisionSetup.from_config(config))
+    pos, _ = errors(result, models())
+    assert pos.max() > 0.03  # why `calibrate-lens` exists
+
+
+def test_board_frame_follows_the_corner_markers_not_the_image(config):
+    # camera rolled 90 degrees: the image's x is the board's y, positions and headings still agree
+    cam = camera(tilt=(0.0, 0.0), dist=(0, 0, 0, 0, 0))
+    rolled = type(cam).overhead(cam.size, (24.0, 24.0), height_in=30.0, roll_deg=90.0)
+    result = locate(render(rolled, scene(config)), VisionSetup.from_config(config))
+    pos, head = errors(result, models())
+    assert pos.max() < 0.02 and head.max() < 1.0
+
+
+def test_parallax_corrected_from_the_camera_pose(config):
+    cam = camera()
+    raised = models(height_in=6 / 25.4)
+    image = render(cam, scene(config, raised))
+    setup = with_lens(VisionSetup.from_config(config), cam)
+    flat, _ = errors(locate(image, setup), raised)
+    corrected, _ = errors(locate(image, replace(setup, model_height_mm=6.0)), raised)
+    assert flat.max() > 0.04  # 6 mm of height, uncorrected
+    assert corrected.max() < 0.015
+    # a per-marker height (roster) overrides the default
+    per_id = replace(setup, heights_mm={m.id: 6.0 for m in raised})
+    assert errors(locate(image, per_id), raised)[0].max() < 0.015
+
+
+def test_focal_length_from_one_tilted_view_and_none_face_on(config):
+    tilted = camera(tilt=(8.0, -6.0), dist=(0, 0, 0, 0, 0))
+    result = locate(render(tilted, scene(config)), VisionSetup.from_config(config))
+    H = np.linalg.inv(result.calibration.H)
+    assert focal_from_homography(H, tilted.size) == pytest.approx(tilted.K[0, 0], rel=0.05)
+    face_on = camera(tilt=(0.0, 0.0), dist=(0, 0, 0, 0, 0))
+    result = locate(render(face_on, scene(config)), VisionSetup.from_config(config))
+    assert focal_from_homography(np.linalg.inv(result.calibration.H), face_on.size) is None
+    raised = replace(VisionSetup.from_config(config), model_height_mm=6.0)
+    warnings = locate(render(face_on, scene(config)), raised).warnings
+    assert any("parallax not corrected" in w for w in warnings)
+
+
+def test_too_few_corner_markers_names_the_missing_ones(config):
+    cam = camera()
+    result = locate(render(cam, scene(config, drop=(2, 3))), VisionSetup.from_config(config))
+    assert not result.calibrated and result.markers == ()
+    assert any("2, 3 not found" in w for w in result.warnings)
+    assert result.to_dict()["calibrated"] is False
+
+
+def test_three_corner_markers_still_calibrate_with_a_warning(config):
+    cam = camera()
+    setup = with_lens(VisionSetup.from_config(config), cam)
+    result = locate(render(cam, scene(config, drop=(2,))), setup)
+    assert result.calibrated
+    assert any("corner marker 2 not found" in w for w in result.warnings)
+    pos, _ = errors(result, models())
+    assert pos.max() < 0.03
+
+
+def test_duplicates_off_board_and_wrong_size_markers_are_warnings(config):
+    cam = camera()
+    extra = (SceneMarker(10, 12.0, 12.0, 0.0, 20.0),  # a second marker 10
+             SceneMarker(78, 6.0, 12.0, 0.0, 35.0))  # a real id printed at the wrong size
+    setup = with_lens(VisionSetup.from_config(config), cam)
+    result = locate(render(cam, scene(config, models() + extra)), setup)
+    text = "\n".join(result.warnings)
+    assert "marker 10 seen 2 times" in text
+    assert "ignored marker 78" in text
+    assert 78 not in {m.id for m in result.markers}
+    assert sum(m.id == 10 for m in result.markers) == 2
+
+
+def test_marker_off_the_board_is_reported_not_placed(config):
+    cam = camera(tilt=(0.0, 0.0), dist=(0, 0, 0, 0, 0), height=34.0)
+    outside = SceneMarker(90, 25.0, 12.0, 0.0, 20.0)
+    result = locate(render(cam, scene(config, models() + (outside,))), VisionSetup.from_config(config))
+    assert any("marker 90 is off the board" in w for w in result.warnings)
+    assert 90 not in {m.id for m in result.markers}
+
+
+def test_second_pass_recovers_markers_lost_to_blur_noise_and_jpeg(config):
+    cam = camera()
+    image = render(cam, scene(config), blur_sigma=1.0, noise_sigma=4.0, jpeg_quality=75)
+    setup = with_lens(VisionSetup.from_config(config), cam)
+    detector = MarkerDetector(setup.detector_settings(image.shape))
+    first, _ = detector.detect(image)
+    assert len({d.id for d in first} & {m.id for m in models()}) < 16  # OpenCV alone loses some
+    pos, head = errors(locate(image, setup, detector), models())  # all 16, still accurate
+    assert pos.max() < 0.03 and head.max() < 2.0
+
+
+def test_a_stray_copy_of_a_corner_marker_does_not_spoil_calibration(config):
+    cam = camera()
+    stray = SceneMarker(2, 8.0, 15.0, 0.0, 40.0)  # corner marker 2's id, right size, wrong place
+    setup = with_lens(VisionSetup.from_config(config), cam)
+    result = locate(render(cam, scene(config, models() + (stray,))), setup)
+    assert result.calibrated and result.calibration.reprojection_error_px < 0.2
+    pos, _ = errors(result, models())
+    assert pos.max() < 0.015
+
+
+def test_edge_markers_join_the_calibration(config):
+    doc = {"board": {"width": 24.0, "height": 24.0},
+           "markers": {"corner_size_mm": 40, "model_size_mm": 20,
+                       "corners": {k: list(v) for k, v in config["markers"]["corners"].items()},
+                       "edges": {"4": [12.0, 1.2], "5": [12.0, 22.8]}}}
+    with_edges = validate(doc, "<test>")
+    cam = camera()
+    result = locate(render(cam, scene(with_edges)), with_lens(VisionSetup.from_config(with_edges), cam))
+    assert result.calibration.used == (0, 1, 2, 3, 4, 5)
+    assert {m.id for m in result.markers} == {m.id for m in models()}  # edge markers are not models

@@ -1,0 +1,86 @@
+"""Lens calibration with a ChArUco board: print the board, find its corners in many views, solve.
+
+`smarttable calibrate-lens board OUT` prints it, `... solve IMAGES` fits the camera matrix and the
+distortion (cv2.calibrateCamera) and saves them under `firmware_cfg/` for `[camera] intrinsics`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from table.errors import CalibrationError, ConfigError
+from vision.detect import MM_PER_INCH, get_dictionary
+from vision.lens import Intrinsics
+
+MIN_VIEWS = 4
+MIN_CORNERS = 8  # per view
+
+
+@dataclass(frozen=True)
+class CharucoSpec:
+    squares: tuple[int, int] = (7, 5)  # columns, rows
+    square_mm: float = 30.0
+    marker_mm: float = 22.0
+    dictionary: str = "DICT_5X5_100"
+
+    def board(self) -> cv2.aruco.CharucoBoard:
+        if self.marker_mm >= self.square_mm:
+            raise ConfigError("the ChArUco marker must be smaller than its square")
+        dictionary = get_dictionary(self.dictionary)
+        return cv2.aruco.CharucoBoard(self.squares, self.square_mm, self.marker_mm, dictionary)
+
+
+def board_image(spec: CharucoSpec, dpi: int = 300, margin_mm: float = 10.0) -> np.ndarray:
+    """The board at its true size for printing (greyscale)."""
+    px_per_mm = dpi / MM_PER_INCH
+    w = int(round((spec.squares[0] * spec.square_mm + 2 * margin_mm) * px_per_mm))
+    h = int(round((spec.squares[1] * spec.square_mm + 2 * margin_mm) * px_per_mm))
+    return spec.board().generateImage((w, h), marginSize=int(round(margin_mm * px_per_mm)), borderBits=1)
+
+
+def write_board(spec: CharucoSpec, out: str | Path, dpi: int = 300) -> Path:
+    out = Path(out)
+    if out.suffix.lower() not in (".png", ".pdf"):
+        raise ConfigError(f"{out}: write a .png or a .pdf")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(board_image(spec, dpi)).save(out, resolution=float(dpi)) if out.suffix.lower() == ".pdf" \
+        else Image.fromarray(board_image(spec, dpi)).save(out, dpi=(dpi, dpi))
+    return out
+
+
+def find_corners(spec: CharucoSpec, image: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(object points (N, 3) mm, image points (N, 2)) of the board's chessboard corners, or None."""
+    board = spec.board()
+    detector = cv2.aruco.CharucoDetector(board)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    corners, ids, _, _ = detector.detectBoard(grey)
+    if ids is None or len(ids) < MIN_CORNERS:
+        return None
+    obj, img = board.matchImagePoints(corners, ids)
+    return obj.reshape(-1, 3).astype(np.float32), img.reshape(-1, 2).astype(np.float32)
+
+
+def solve(spec: CharucoSpec, images: list[np.ndarray]) -> tuple[Intrinsics, int]:
+    """Intrinsics from views of the board (at least MIN_VIEWS usable); returns them and the views used."""
+    if not images:
+        raise CalibrationError("no images given")
+    size = (images[0].shape[1], images[0].shape[0])
+    objs, imgs = [], []
+    for image in images:
+        if (image.shape[1], image.shape[0]) != size:
+            raise CalibrationError("every view must have the same size")
+        found = find_corners(spec, image)
+        if found is not None:
+            objs.append(found[0])
+            imgs.append(found[1])
+    if len(objs) < MIN_VIEWS:
+        raise CalibrationError(f"the ChArUco board was found in {len(objs)} of {len(images)} views; "
+                               f"need at least {MIN_VIEWS}, from different angles")
+    # k3 stays 0: with a board that cannot reach every corner of the frame it only overfits
+    rms, K, dist, _, _ = cv2.calibrateCamera(objs, imgs, size, None, None, flags=cv2.CALIB_FIX_K3)
+    return Intrinsics(K, dist.reshape(-1), size, float(rms)), len(objs)

@@ -1,0 +1,282 @@
+"""Marker detection: OpenCV's ArucoDetector tuned from the marker size, plus a second pass.
+
+A `Detection` is one marker in image pixels: its four corners in the marker's own order (top-left,
+top-right, bottom-right, bottom-left of the printed marker) and its centre, the intersection of the
+diagonals. Parameters are derived from the printed marker size and the camera geometry, so small
+markers are not dropped by OpenCV's default `minMarkerPerimeterRate`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from table.errors import ConfigError
+from vision.refine import refine_corners
+
+MM_PER_INCH = 25.4
+# The board is assumed to fill at least this fraction of the image's short side when nothing better
+# is known (before calibration); markers smaller than MIN_SIZE_FRACTION of their expected size are
+# rejected by OpenCV itself.
+MIN_BOARD_FILL = 0.55
+MIN_SIZE_FRACTION = 0.6
+
+
+def get_dictionary(name: str) -> cv2.aruco.Dictionary:
+    """An OpenCV predefined dictionary by name (`DICT_APRILTAG_36h11`, `DICT_4X4_50`, ...)."""
+    code = getattr(cv2.aruco, name, None) if name.startswith("DICT_") else None
+    if not isinstance(code, int):
+        known = sorted(n for n in dir(cv2.aruco) if n.startswith("DICT_"))
+        raise ConfigError(f"unknown marker dictionary {name!r} (known: {', '.join(known)})")
+    return cv2.aruco.getPredefinedDictionary(code)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One detected marker in image pixels."""
+
+    id: int
+    corners: np.ndarray  # (4, 2) float32, the marker's own order
+    centre: tuple[float, float]
+
+    @property
+    def side_px(self) -> float:
+        """Mean side length in pixels."""
+        c = self.corners
+        return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)))
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "corners": [[round(float(x), 3), round(float(y), 3)] for x, y in self.corners],
+                "centre": [round(self.centre[0], 3), round(self.centre[1], 3)]}
+
+
+def diagonal_centre(corners: np.ndarray) -> tuple[float, float]:
+    """Intersection of the diagonals 0-2 and 1-3 (the projected centre of a square)."""
+    p0, p1, p2, p3 = (np.asarray(c, dtype=np.float64) for c in corners)
+    d1, d2 = p2 - p0, p3 - p1
+    denom = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denom) < 1e-12:
+        centre = (p0 + p1 + p2 + p3) / 4
+    else:
+        t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
+        centre = p0 + t * d1
+    return (float(centre[0]), float(centre[1]))
+
+
+def expected_side_px(marker_mm: float, px_per_inch: float) -> float:
+    return marker_mm / MM_PER_INCH * px_per_inch
+
+
+def guess_px_per_inch(image_shape: tuple[int, ...], board_size: tuple[float, float]) -> float:
+    """A lower bound on the board's scale before calibration: the board fills at least MIN_BOARD_FILL."""
+    h, w = image_shape[:2]
+    return MIN_BOARD_FILL * min(w / board_size[0], h / board_size[1])
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """Everything that decides how a frame is searched for markers."""
+
+    dictionary: str = "DICT_APRILTAG_36h11"
+    min_side_px: float = 12.0  # smallest marker side worth finding
+    max_side_px: float = 0.0  # 0: no limit
+
+    @classmethod
+    def for_markers(cls, dictionary: str, smallest_mm: float, largest_mm: float, px_per_inch: float
+                    ) -> DetectorSettings:
+        """Settings for markers of the given printed sizes at an (under-)estimated scale."""
+        small = expected_side_px(smallest_mm, px_per_inch) * MIN_SIZE_FRACTION
+        large = expected_side_px(largest_mm, px_per_inch) / MIN_SIZE_FRACTION / MIN_BOARD_FILL
+        return cls(dictionary, max(8.0, small), large)
+
+
+def detector_parameters(settings: DetectorSettings, image_shape: tuple[int, ...],
+                        dense: bool = False) -> cv2.aruco.DetectorParameters:
+    """OpenCV parameters for a frame of this size: perimeter limits from the marker sizes in pixels,
+    threshold windows that span a marker's cells (corners are refined afterwards, from the edges)."""
+    h, w = image_shape[:2]
+    longest = max(h, w)
+    p = cv2.aruco.DetectorParameters()
+    p.minMarkerPerimeterRate = min(4.0, 4 * settings.min_side_px / longest)
+    if settings.max_side_px > 0:
+        p.maxMarkerPerimeterRate = min(4.0, 4 * settings.max_side_px / longest)
+    cell = max(3, int(settings.min_side_px / 10))  # apriltag 36h11: 10 cells across with the margin
+    if dense:
+        # many threshold windows and a softer threshold constant: for markers known to be missing
+        p.adaptiveThreshWinSizeMin = 3
+        p.adaptiveThreshWinSizeMax = max(23, 4 * cell + 3)
+        p.adaptiveThreshWinSizeStep = 4
+        p.adaptiveThreshConstant = 5
+    else:
+        # one threshold window (OpenCV's middle one, wider for big markers): a third of the cost of
+        # OpenCV's three; what it misses, the second pass or a dense full-frame pass picks up
+        p.adaptiveThreshWinSizeMin = p.adaptiveThreshWinSizeMax = max(13, 2 * cell + 1)
+        p.adaptiveThreshWinSizeStep = 10
+    p.minDistanceToBorder = 1
+    p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE  # refine_corners fits the edges instead
+    return p
+
+
+def _ids(ids: np.ndarray | None) -> np.ndarray:
+    """Marker ids as a flat array: OpenCV 5 gives (N,), 4.x gives (N, 1)."""
+    return np.zeros(0, int) if ids is None else np.asarray(ids).reshape(-1)
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 3:
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return image
+
+
+class MarkerDetector:
+    """ArucoDetector with derived parameters and edge-fitted corners, plus a second pass.
+
+    `detect()` also returns the quads OpenCV found but could not decode; `second_pass()` re-reads the
+    ones worth it (a marker's size on the board) from their refined edges with a local threshold:
+    blur, glare and JPEG damage usually spoil OpenCV's global reading, not the marker's outline.
+    """
+
+    def __init__(self, settings: DetectorSettings):
+        self.settings = settings
+        self.dictionary = get_dictionary(settings.dictionary)
+        self._cache: dict[tuple[tuple[int, int], bool], cv2.aruco.ArucoDetector] = {}
+
+    def _detector(self, shape: tuple[int, ...], dense: bool) -> cv2.aruco.ArucoDetector:
+        # OpenCV's limits are rates of the searched image's size and the settings hold pixels: each
+        # window size gets its own parameters with the same pixel limits
+        key = ((shape[0], shape[1]), dense)
+        if key not in self._cache:
+            if len(self._cache) > 128:  # windows of many sizes: start again rather than grow
+                self._cache.clear()
+            params = detector_parameters(self.settings, shape, dense)
+            self._cache[key] = cv2.aruco.ArucoDetector(self.dictionary, params)
+        return self._cache[key]
+
+    def detect(self, image: np.ndarray, rois: list[tuple[int, int, int, int]] | None = None,
+               dense: bool = False) -> tuple[list[Detection], list[np.ndarray]]:
+        """(markers, rejected quads) in the image, or only in the regions rois = [(x, y, w, h), ...];
+        full-image pixels. `dense` searches with many threshold windows (slower; for markers known
+        to be missing)."""
+        grey = _grey(image)
+        quads: list[np.ndarray] = []
+        ids: list[int] = []
+        rejects: list[np.ndarray] = []
+        for x0, y0, w, h in rois if rois is not None else [(0, 0, grey.shape[1], grey.shape[0])]:
+            view = grey[y0:y0 + h, x0:x0 + w]
+            corners, got, rejected = self._detector(view.shape, dense).detectMarkers(view)
+            shift = np.float32([x0, y0])
+            quads += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in corners]
+            ids += list(_ids(got))
+            rejects += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in rejected]
+        return self._finish(grey, quads, ids), rejects
+
+    def _finish(self, grey: np.ndarray, quads: list[np.ndarray], ids: list[int]) -> list[Detection]:
+        if not quads:
+            return []
+        cells = self.dictionary.markerSize + 2
+        refined = refine_corners(grey, np.stack(quads), 1.0 / cells)
+        return [Detection(int(i), q, diagonal_centre(q)) for i, q in zip(ids, refined, strict=True)]
+
+    def second_pass(self, image: np.ndarray, candidates: list[np.ndarray], found: list[Detection]
+                    ) -> list[Detection]:
+        """Markers read from candidate quads (image pixels) that the first pass could not decode, each
+        taken as a marker's black square or as its white margin; places where a marker is already
+        known are skipped."""
+        grey = _grey(image)
+        known = np.array([d.centre for d in found]).reshape(-1, 2)
+        todo = []
+        for pts in candidates:
+            length = float(np.mean(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)))
+            if not len(known) or np.min(np.linalg.norm(known - pts.mean(axis=0), axis=1)) >= 0.5 * length:
+                todo.append(pts)
+        if not todo:
+            return []
+        cells = self.dictionary.markerSize + 2
+        quads = np.stack(todo).astype(np.float64)
+        centres = quads.mean(axis=1, keepdims=True)
+        inner = centres + (quads - centres) * (cells / (cells + 2 * QUIET_CELLS))
+        # each candidate as the black square, then as the white margin's outline; only quads that look
+        # like a dark square in a light margin (a loose first look) are worth refining and reading
+        guesses = [(k, q) for k in range(len(todo)) for q in (quads[k], inner[k])
+                   if (r := read_cells(grey, q, cells)) is not None and _border_errors(r[0]) <= 8]
+        if not guesses:
+            return []
+        refined = refine_corners(grey, np.stack([q for _, q in guesses]), 1.0 / cells, iterations=3)
+        out_quads: list[np.ndarray] = []
+        ids: list[int] = []
+        taken: list[np.ndarray] = []
+        done: set[int] = set()
+        for (k, _), quad in zip(guesses, refined, strict=True):
+            if k in done:
+                continue
+            got = decode_quad(grey, quad, self.dictionary)
+            if got is not None and all(np.linalg.norm(quad.mean(axis=0) - t) > 2 for t in taken):
+                out_quads.append(got[1])
+                ids.append(got[0])
+                taken.append(quad.mean(axis=0))
+                done.add(k)
+        return self._finish(grey, out_quads, ids)
+
+
+QUIET_CELLS = 1  # white margin printed around a marker, in cells
+_CODES: dict[tuple[int, bytes], np.ndarray] = {}
+
+
+def _nearest_code_distance(dictionary: cv2.aruco.Dictionary, bits: np.ndarray) -> int:
+    """Fewest differing bits between `bits` (any rotation) and any code of the dictionary."""
+    key = (dictionary.markerSize, dictionary.bytesList.tobytes())
+    if key not in _CODES:
+        n = dictionary.markerSize
+        codes = [cv2.aruco.Dictionary_getBitsFromByteList(dictionary.bytesList[i:i + 1], n).reshape(-1)
+                 for i in range(dictionary.bytesList.shape[0])]
+        _CODES[key] = np.array(codes, dtype=np.uint8)
+    codes = _CODES[key]
+    rotations = np.stack([np.rot90(bits, k).reshape(-1) for k in range(4)])
+    return int((codes[:, None, :] != rotations[None, :, :]).sum(axis=2).min())
+CELL_PX = 8
+
+
+def read_cells(grey: np.ndarray, quad: np.ndarray, cells: int) -> tuple[np.ndarray, float, float] | None:
+    """(cell bits, white level, black level) of a marker whose black square is `quad`, or None when the
+    quad has no dark square in a light margin. The quad and its margin are warped square; each cell's
+    middle is compared with the level half-way between the black border and the white margin, which
+    survives blur better than a threshold over the marker alone."""
+    span = cells + 2 * QUIET_CELLS
+    side = span * CELL_PX
+    q = CELL_PX * QUIET_CELLS
+    dst = np.float32([[q, q], [side - q, q], [side - q, side - q], [q, side - q]])
+    M = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    canon = cv2.warpPerspective(grey, M, (side, side), flags=cv2.INTER_LINEAR).astype(np.float32)
+    m = CELL_PX // 4  # each cell's middle half
+    means = canon.reshape(span, CELL_PX, span, CELL_PX)[:, m:CELL_PX - m, :, m:CELL_PX - m].mean(axis=(1, 3))
+    ring = np.concatenate([means[0], means[-1], means[1:-1, 0], means[1:-1, -1]])
+    inner = means[QUIET_CELLS:-QUIET_CELLS, QUIET_CELLS:-QUIET_CELLS]
+    border = np.concatenate([inner[0], inner[-1], inner[1:-1, 0], inner[1:-1, -1]])
+    white, black = float(np.median(ring)), float(np.median(border))
+    if white - black < 25:
+        return None
+    return (inner > (white + black) / 2).astype(np.uint8), white, black
+
+
+def _border_errors(bits: np.ndarray) -> int:
+    return int(np.concatenate([bits[0], bits[-1], bits[1:-1, 0], bits[1:-1, -1]]).sum())
+
+
+def decode_quad(grey: np.ndarray, quad: np.ndarray, dictionary: cv2.aruco.Dictionary,
+                max_correction: float = 0.6) -> tuple[int, np.ndarray] | None:
+    """(id, corners in the marker's own order) of the marker whose black square is `quad` (clockwise
+    in the image), or None."""
+    read = read_cells(grey, quad, dictionary.markerSize + 2)
+    if read is None or _border_errors(read[0]) > 1:  # the border is black; allow one damaged cell
+        return None
+    inner_bits = read[0][1:-1, 1:-1]
+    if _nearest_code_distance(dictionary, inner_bits) > int(dictionary.maxCorrectionBits * max_correction):
+        return None  # a cheap no: OpenCV's identify costs milliseconds for a big dictionary
+    ok, marker_id, rotation = dictionary.identify(inner_bits, max_correction)
+    if not ok:
+        return None
+    # as ArucoDetector does: rotate the candidate's corners into the marker's own order
+    ordered = np.roll(np.float32(quad), -(4 - rotation) % 4, axis=0)
+    return int(marker_id), ordered

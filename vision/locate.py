@@ -1,0 +1,254 @@
+"""One frame -> calibration and model marker positions in board inches (what `smarttable locate` does).
+
+`VisionSetup` gathers what the config says about the board, the markers and the lens; `locate()`
+detects, calibrates (or reuses a calibration), rejects detections whose printed size does not match,
+and reports duplicates, off-board markers and missing corner markers as warnings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from table.errors import ConfigError
+from vision.calibrate import BoardMarkers, Calibration, calibrate
+from vision.detect import (
+    MM_PER_INCH,
+    Detection,
+    DetectorSettings,
+    MarkerDetector,
+    guess_px_per_inch,
+)
+from vision.lens import Intrinsics, load_intrinsics
+
+SIZE_TOLERANCE = 0.2  # a detection whose side on the board is off by more than this fraction is false
+PLACE_TOLERANCE_IN = 0.25  # a calibration marker this far from its configured centre is not that marker
+
+
+@dataclass(frozen=True)
+class VisionSetup:
+    """The board and markers as the config describes them, plus optional lens intrinsics."""
+
+    dictionary: str
+    board: tuple[float, float]
+    calibration_points: Mapping[int, tuple[float, float]]
+    corner_ids: tuple[int, ...]
+    corner_size_mm: float
+    model_size_mm: float
+    model_height_mm: float = 0.0
+    heights_mm: Mapping[int, float] = field(default_factory=dict)
+    intrinsics: Intrinsics | None = None
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Mapping[str, Any]],
+                    heights_mm: Mapping[int, float] | None = None) -> VisionSetup:
+        m = config["markers"]
+        corners = {int(k): (float(v[0]), float(v[1])) for k, v in m["corners"].items()}
+        edges = {int(k): (float(v[0]), float(v[1])) for k, v in m["edges"].items()}
+        intrinsics = None
+        name = config["camera"]["intrinsics"]
+        if name:
+            path = config.path("camera", "intrinsics") if hasattr(config, "path") else name
+            intrinsics = load_intrinsics(path)
+        return cls(m["dictionary"], (float(config["board"]["width"]), float(config["board"]["height"])),
+                   {**corners, **edges}, tuple(sorted(corners)), float(m["corner_size_mm"]),
+                   float(m["model_size_mm"]), float(m["model_height_mm"]), dict(heights_mm or {}), intrinsics)
+
+    @property
+    def board_markers(self) -> BoardMarkers:
+        return BoardMarkers(self.calibration_points, self.corner_size_mm, self.board)
+
+    def height_in(self, marker_id: int) -> float:
+        return self.heights_mm.get(marker_id, self.model_height_mm) / MM_PER_INCH
+
+    def detector_settings(self, image_shape: tuple[int, ...],
+                          px_per_inch: float | None = None) -> DetectorSettings:
+        scale = px_per_inch * 0.85 if px_per_inch else guess_px_per_inch(image_shape, self.board)
+        sizes = (self.model_size_mm, self.corner_size_mm)
+        return DetectorSettings.for_markers(self.dictionary, min(sizes), max(sizes), scale)
+
+    def intrinsics_for(self, image_shape: tuple[int, ...]) -> Intrinsics | None:
+        if self.intrinsics is None:
+            return None
+        size = (image_shape[1], image_shape[0])
+        if size == self.intrinsics.size:
+            return self.intrinsics
+        if abs(size[0] / size[1] - self.intrinsics.size[0] / self.intrinsics.size[1]) > 0.01:
+            raise ConfigError(f"lens intrinsics are for {self.intrinsics.size[0]}x{self.intrinsics.size[1]}, "
+                              f"the frame is {size[0]}x{size[1]} (another aspect ratio)")
+        return self.intrinsics.scaled(size)
+
+
+@dataclass(frozen=True)
+class Located:
+    """A model marker on the board."""
+
+    id: int
+    x: float
+    y: float
+    heading: float
+    side_in: float
+    detection: Detection
+
+    def to_dict(self) -> dict[str, Any]:
+        heading = round(self.heading, 2)
+        return {"id": self.id, "x": round(self.x, 4), "y": round(self.y, 4),
+                "heading": heading + 360.0 if heading <= -180.0 else heading}  # (-180, 180] after rounding
+
+
+@dataclass(frozen=True)
+class LocateResult:
+    calibration: Calibration | None
+    markers: tuple[Located, ...]
+    warnings: tuple[str, ...]
+    detections: tuple[Detection, ...]
+
+    @property
+    def calibrated(self) -> bool:
+        return self.calibration is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"calibrated": self.calibrated, "markers": [m.to_dict() for m in self.markers],
+                               "warnings": list(self.warnings)}
+        if self.calibration is not None:
+            out["reprojection_error_px"] = round(self.calibration.reprojection_error_px, 4)
+        return out
+
+
+def _pick_calibration_markers(detections: Sequence[Detection], setup: VisionSetup) -> list[Detection]:
+    """One detection per calibration id: where an id is seen twice, the one whose size is nearest the
+    median of all calibration-marker candidates (they are printed the same size)."""
+    candidates = [d for d in detections if d.id in setup.calibration_points]
+    if not candidates:
+        return []
+    median = float(np.median([d.side_px for d in candidates]))
+    best: dict[int, Detection] = {}
+    for d in candidates:
+        if d.id not in best or abs(math.log(d.side_px / median)) < abs(math.log(best[d.id].side_px / median)):
+            best[d.id] = d
+    return list(best.values())
+
+
+def calibrate_frame(detections: Sequence[Detection], setup: VisionSetup, image_shape: tuple[int, ...]
+                    ) -> Calibration | None:
+    """Calibrate from the detections, dropping (worst first) calibration markers whose size on the
+    board is wrong or that sit away from their configured place (a stray copy of a corner id)."""
+    chosen = _pick_calibration_markers(detections, setup)
+    size = (image_shape[1], image_shape[0])
+    intrinsics = setup.intrinsics_for(image_shape)
+    expected = setup.corner_size_mm / MM_PER_INCH
+    while True:
+        cal = calibrate(chosen, setup.board_markers, size, intrinsics)
+        if cal is None:
+            return None
+        placed = cal.markers_on_board(chosen, [0.0] * len(chosen))
+        badness = {}
+        for d, (x, y, _, side) in zip(chosen, placed, strict=True):
+            off = math.dist((x, y), setup.calibration_points[d.id]) / PLACE_TOLERANCE_IN
+            badness[d.id] = max(abs(side / expected - 1) / SIZE_TOLERANCE, off)
+        worst = max(badness, key=badness.get)
+        if badness[worst] <= 1.0:
+            return cal
+        chosen = [d for d in chosen if d.id != worst]
+
+
+def missing_corner_warning(detections: Sequence[Detection], setup: VisionSetup,
+                           calibration: Calibration | None) -> str | None:
+    """What is wrong with the corner markers, naming them; None when all of them calibrated."""
+    seen = {d.id for d in detections}
+    missing = [i for i in setup.corner_ids if i not in seen]
+    names = ", ".join(str(i) for i in missing)
+    plural = "s" if len(missing) > 1 else ""
+    if calibration is None:
+        if missing:
+            return (f"not calibrated: corner marker{plural} {names} not found "
+                    f"(need at least 3 of {', '.join(str(i) for i in setup.corner_ids)})")
+        return ("not calibrated: the corner markers do not fit the config (markers.corner_size_mm "
+                f"{setup.corner_size_mm:g} and markers.corners)")
+    unused = [i for i in setup.corner_ids if i not in calibration.used and i not in missing]
+    if unused:
+        return (f"corner marker{'s' if len(unused) > 1 else ''} {', '.join(map(str, unused))} ignored "
+                "(wrong size or place): calibrated from the others")
+    if missing:
+        return f"corner marker{plural} {names} not found: calibrated from the others"
+    return None
+
+
+def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibration: Calibration
+                  ) -> tuple[list[Located], list[str]]:
+    """Model markers in board inches; wrong-size detections are dropped, off-board ones warned about."""
+    warnings: list[str] = []
+    placed: list[Located] = []
+    expected = setup.model_size_mm / MM_PER_INCH
+    w, h = setup.board
+    models = [d for d in detections if d.id not in setup.calibration_points]
+    boards = calibration.markers_on_board(models, [setup.height_in(d.id) for d in models])
+    for d, (x, y, heading, side) in zip(models, boards, strict=True):
+        if abs(side / expected - 1) > SIZE_TOLERANCE:
+            warnings.append(f"ignored marker {d.id}: {side:.2f}\" across, a model marker is {expected:.2f}\"")
+            continue
+        if not (0 <= x <= w and 0 <= y <= h):
+            warnings.append(f"marker {d.id} is off the board at ({x:.2f}, {y:.2f})")
+            continue
+        placed.append(Located(d.id, x, y, heading, side, d))
+    counts: dict[int, int] = {}
+    for m in placed:
+        counts[m.id] = counts.get(m.id, 0) + 1
+    warnings += [f"marker {i} seen {n} times" for i, n in sorted(counts.items()) if n > 1]
+    placed.sort(key=lambda m: m.id)
+    return placed, warnings
+
+
+def plausible_candidates(rejects: Sequence[np.ndarray], setup: VisionSetup,
+                         calibration: Calibration | None) -> list[np.ndarray]:
+    """Undecoded quads whose size on the board is a marker's, or its white margin's (all of them
+    before calibration)."""
+    if calibration is None:
+        return list(rejects)
+    sizes = (setup.model_size_mm / MM_PER_INCH, setup.corner_size_mm / MM_PER_INCH)
+    keep = []
+    for quad in rejects:
+        corners = calibration.to_board(calibration.undistort(quad))
+        side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+        if any(1 - SIZE_TOLERANCE <= side / s <= 1.5 for s in sizes):
+            keep.append(quad)
+    return keep
+
+
+def detect_all(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
+               calibration: Calibration | None = None) -> tuple[list[Detection], Calibration | None]:
+    """First pass, calibration (unless given), second pass on marker-sized misses, recalibration if the
+    second pass found calibration markers."""
+    detections, rejects = detector.detect(image)
+    if calibration is None:
+        calibration = calibrate_frame(detections, setup, image.shape)
+    more = detector.second_pass(image, plausible_candidates(rejects, setup, calibration), detections)
+    if more:
+        detections += more
+        if any(d.id in setup.calibration_points for d in more):
+            calibration = calibrate_frame(detections, setup, image.shape) or calibration
+    return detections, calibration
+
+
+def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | None = None,
+           calibration: Calibration | None = None) -> LocateResult:
+    """Detect, calibrate (unless a calibration is given) and place every model marker."""
+    if detector is None:
+        detector = MarkerDetector(setup.detector_settings(image.shape))
+    fixed = calibration is not None
+    detections, calibration = detect_all(image, setup, detector, calibration)
+    warnings: list[str] = []
+    missing = None if fixed else missing_corner_warning(detections, setup, calibration)
+    if missing:
+        warnings.append(missing)
+    if calibration is None:
+        return LocateResult(None, (), tuple(warnings), tuple(detections))
+    if (setup.model_height_mm or setup.heights_mm) and not calibration.can_correct_parallax():
+        warnings.append("parallax not corrected: camera pose unknown "
+                        "(calibrate the lens, see docs/vision.md)")
+    placed, more = place_markers(detections, setup, calibration)
+    return LocateResult(calibration, tuple(placed), tuple(warnings + more), tuple(detections))

@@ -1,0 +1,131 @@
+"""Printable marker sheets: model markers at their printed size with id labels, corner markers on
+their own page, as a multi-page PDF or PNG pages (Pillow). Print at 100% ("actual size").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+from PIL import Image, ImageDraw, ImageFont
+
+from table.errors import ConfigError
+from vision.detect import MM_PER_INCH, get_dictionary
+
+PAGES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+QUIET_CELLS = 1  # white margin around each marker, in cells (the detector expects it)
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    dictionary: str
+    ids: tuple[int, ...]
+    size_mm: float
+    corner_ids: tuple[int, ...] = ()
+    corner_size_mm: float = 50.0
+    pointer_id: int | None = None  # the pointer token, printed at the model size after the corners
+    page: str = "a4"
+    dpi: int = 300
+    margin_mm: float = 10.0
+
+
+def _mm(mm: float, dpi: int) -> int:
+    return int(round(mm / MM_PER_INCH * dpi))
+
+
+def _marker_tile(dictionary: cv2.aruco.Dictionary, marker_id: int, size_mm: float, dpi: int,
+                 font: ImageFont.ImageFont, label: str) -> Image.Image:
+    """The marker (black square exactly size_mm), its white margin, a facing tick and a label."""
+    side = _mm(size_mm, dpi)
+    cells = dictionary.markerSize + 2
+    quiet = int(round(side / cells * QUIET_CELLS))
+    img = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)
+    label_h = max(12, _mm(3.5, dpi))
+    tile = Image.new("L", (side + 2 * quiet, side + 2 * quiet + label_h + quiet), 255)
+    tile.paste(Image.fromarray(img), (quiet, quiet))
+    draw = ImageDraw.Draw(tile)
+    # a thin tick above the top edge: the model faces this way (the contract's heading)
+    mid = quiet + side // 2
+    draw.line([(mid, 0), (mid, max(1, quiet // 2))], fill=0, width=max(1, dpi // 150))
+    draw.text((quiet, side + 2 * quiet), label, fill=0, font=font)
+    return tile
+
+
+def _pages(tiles: list[Image.Image], spec: SheetSpec) -> list[Image.Image]:
+    width_mm, height_mm = PAGES_MM[spec.page]
+    page_w, page_h = _mm(width_mm, spec.dpi), _mm(height_mm, spec.dpi)
+    margin = _mm(spec.margin_mm, spec.dpi)
+    gap = _mm(3.0, spec.dpi)
+    pages: list[Image.Image] = []
+    page = None
+    x = y = row_h = 0
+    for tile in tiles:
+        if tile.width > page_w - 2 * margin or tile.height > page_h - 2 * margin:
+            raise ConfigError(f"a {tile.width / spec.dpi * MM_PER_INCH:.0f} mm marker does not fit on a "
+                              f"{spec.page} page")
+        if page is None or x + tile.width > page_w - margin:
+            x, y, row_h = margin, y + row_h + gap, 0
+        if page is None or y + tile.height > page_h - margin:
+            page = Image.new("L", (page_w, page_h), 255)
+            pages.append(page)
+            x, y, row_h = margin, margin, 0
+        page.paste(tile, (x, y))
+        x += tile.width + gap
+        row_h = max(row_h, tile.height)
+    return pages
+
+
+def render_sheets(spec: SheetSpec) -> list[Image.Image]:
+    """Pages of model markers, then the corner markers (each labelled `corner N`) and the pointer
+    token from a new page."""
+    dictionary = get_dictionary(spec.dictionary)
+    limit = dictionary.bytesList.shape[0]
+    pointer = () if spec.pointer_id is None else (spec.pointer_id,)
+    bad = [i for i in (*spec.ids, *spec.corner_ids, *pointer) if not 0 <= i < limit]
+    if bad:
+        raise ConfigError(f"marker ids {bad} are not in {spec.dictionary} (0-{limit - 1})")
+    font = ImageFont.load_default(size=max(10, _mm(2.8, spec.dpi)))
+    models = [_marker_tile(dictionary, i, spec.size_mm, spec.dpi, font, f"{i}") for i in spec.ids]
+    corners = [_marker_tile(dictionary, i, spec.corner_size_mm, spec.dpi, font, f"corner {i}")
+               for i in spec.corner_ids]
+    corners += [_marker_tile(dictionary, i, spec.size_mm, spec.dpi, font, f"pointer {i}") for i in pointer]
+    return (_pages(models, spec) if models else []) + (_pages(corners, spec) if corners else [])
+
+
+def write_sheets(spec: SheetSpec, out: str | Path) -> tuple[list[Path], int]:
+    """Write the sheets: one PDF (every page) or PNG files (NAME.png, NAME-2.png, ...); returns the
+    files and the number of pages."""
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if suffix not in (".pdf", ".png"):
+        raise ConfigError(f"{out}: write a .pdf or a .png")
+    pages = render_sheets(spec)
+    if not pages:
+        raise ConfigError("no markers to print: give --ids or keep the corner markers")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if suffix == ".pdf":
+        pages[0].save(out, save_all=True, append_images=pages[1:], resolution=float(spec.dpi))
+        return [out], len(pages)
+    paths = []
+    for n, page in enumerate(pages, start=1):
+        path = out if n == 1 else out.with_name(f"{out.stem}-{n}{out.suffix}")
+        page.save(path, dpi=(spec.dpi, spec.dpi))
+        paths.append(path)
+    return paths, len(pages)
+
+
+def parse_ids(text: str) -> tuple[int, ...]:
+    """"10-69,80,90-92" -> ids."""
+    ids: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        lo, sep, hi = part.partition("-")
+        try:
+            first, last = int(lo), int(hi) if sep else int(lo)
+        except ValueError:
+            raise ConfigError(f"--ids {text!r}: expected numbers and ranges like 10-69,80") from None
+        if last < first:
+            raise ConfigError(f"--ids {text!r}: range {part} runs backwards")
+        ids.extend(range(first, last + 1))
+    return tuple(dict.fromkeys(ids))
+

@@ -1,0 +1,182 @@
+"""Tracking: keeps still models still, rides out hands over the board, reports settled moves.
+
+Each marker has a settled position (the mean of every sighting since it came to rest, so jitter
+shrinks as frames accumulate). A sighting farther than `move_threshold_in` starts a candidate move;
+once the marker has been seen in one place for `stable_frames` frames the move is committed and a
+`MoveEvent` is emitted. A marker not seen where the camera looked is occluded: it keeps its last
+position, flagged, until `occlusion_timeout_s`, then it is gone. A new marker must be seen
+`stable_frames` times before it is reported, so a one-frame false detection never places a model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.types import MarkerPose, MoveEvent
+
+Point = tuple[float, float]
+# sightings within this many inches of the candidate count as "the same place" while settling
+SETTLE_RADIUS = 0.04
+HEADING_THRESHOLD = 3.0  # degrees: a turn in place is settled like a move, without a move event
+
+
+@dataclass(frozen=True)
+class Sighting:
+    x: float
+    y: float
+    heading: float
+
+
+@dataclass
+class _Track:
+    id: int
+    sum_x: float = 0.0
+    sum_y: float = 0.0
+    sum_cos: float = 0.0
+    sum_sin: float = 0.0
+    count: int = 0
+    last_seen: float = 0.0
+    confirmed: bool = False
+    candidate: list[Sighting] = field(default_factory=list)
+
+    @property
+    def position(self) -> Point:
+        return (self.sum_x / self.count, self.sum_y / self.count)
+
+    @property
+    def heading(self) -> float:
+        h = math.degrees(math.atan2(self.sum_sin, self.sum_cos))
+        return h + 360.0 if h <= -180.0 else h  # atan2(-0.0, -1) is -180: the contract wants (-180, 180]
+
+    def settle(self, sightings: list[Sighting]) -> None:
+        self.sum_x = sum(s.x for s in sightings)
+        self.sum_y = sum(s.y for s in sightings)
+        self.sum_cos = sum(math.cos(math.radians(s.heading)) for s in sightings)
+        self.sum_sin = sum(math.sin(math.radians(s.heading)) for s in sightings)
+        self.count = len(sightings)
+        self.candidate = []
+
+    def add(self, s: Sighting) -> None:
+        self.sum_x += s.x
+        self.sum_y += s.y
+        self.sum_cos += math.cos(math.radians(s.heading))
+        self.sum_sin += math.sin(math.radians(s.heading))
+        self.count += 1
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    stable_frames: int = 3
+    occlusion_timeout_s: float = 10.0
+    move_threshold_in: float = 0.05
+    max_average: int = 50  # sightings averaged at most: a slow drift (a nudged model) still shows
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Mapping[str, Any]]) -> TrackerSettings:
+        t = config["tracking"]
+        return cls(int(t["stable_frames"]), float(t["occlusion_timeout_s"]), float(t["move_threshold_in"]))
+
+
+class Tracker:
+    """Feed it each frame's sightings with `update()`; read `poses()`."""
+
+    def __init__(self, settings: TrackerSettings | None = None):
+        self.settings = settings or TrackerSettings()
+        self._tracks: dict[int, _Track] = {}
+
+    def update(self, sightings: Mapping[int, Sighting], timestamp: float,
+               looked_at: Callable[[int], bool] = lambda marker_id: True) -> list[MoveEvent]:
+        """One frame: `sightings` by marker id; `looked_at(id)` tells whether the place that marker was
+        last seen was examined this frame (markers elsewhere count as unchanged, not occluded)."""
+        events: list[MoveEvent] = []
+        for marker_id, s in sightings.items():
+            track = self._tracks.get(marker_id)
+            if track is None:
+                track = self._tracks[marker_id] = _Track(marker_id, last_seen=timestamp)
+            event = self._sighting(track, s, timestamp)
+            if event:
+                events.append(event)
+        for marker_id, track in list(self._tracks.items()):
+            if marker_id in sightings:
+                continue
+            if not looked_at(marker_id):
+                track.last_seen = timestamp
+            elif not track.confirmed:
+                del self._tracks[marker_id]  # a marker seen once or twice and then not: forget it
+            elif timestamp - track.last_seen > self.settings.occlusion_timeout_s:
+                del self._tracks[marker_id]
+        return events
+
+    def _sighting(self, track: _Track, s: Sighting, timestamp: float) -> MoveEvent | None:
+        st = self.settings
+        track.last_seen = timestamp
+        if not track.confirmed:
+            track.candidate.append(s)
+            if _spread(track.candidate) > SETTLE_RADIUS:
+                track.candidate = [s]
+            if len(track.candidate) >= st.stable_frames:
+                track.settle(track.candidate)
+                track.confirmed = True
+            return None
+        here = track.position
+        turned = abs(_angle_diff(s.heading, track.heading)) > HEADING_THRESHOLD
+        if math.dist(here, (s.x, s.y)) <= st.move_threshold_in and not turned:
+            track.candidate = []  # still where it stood (or back there)
+            if track.count < st.max_average:
+                track.add(s)
+            else:  # keep a sliding weight: forget the oldest share
+                keep = (st.max_average - 1) / track.count
+                track.sum_x, track.sum_y = track.sum_x * keep, track.sum_y * keep
+                track.sum_cos, track.sum_sin = track.sum_cos * keep, track.sum_sin * keep
+                track.count = st.max_average - 1
+                track.add(s)
+            return None
+        # away from where it stood: settle somewhere new before reporting it
+        last = track.candidate[-1] if track.candidate else None
+        if last and math.dist((last.x, last.y), (s.x, s.y)) > SETTLE_RADIUS:
+            track.candidate = []
+        track.candidate.append(s)
+        if len(track.candidate) < st.stable_frames:
+            return None
+        heading = track.heading
+        track.settle(track.candidate)
+        end = track.position
+        if math.dist(here, end) <= st.move_threshold_in:  # turned in place, or came back
+            if abs(_angle_diff(track.heading, heading)) <= HEADING_THRESHOLD:
+                track.sum_x, track.sum_y = here[0] * track.count, here[1] * track.count
+            return None
+        return MoveEvent(track.id, here, end, math.dist(here, end), timestamp)
+
+    def poses(self, timestamp: float) -> dict[int, MarkerPose]:
+        """Every confirmed marker: settled position, flagged occluded when not seen this frame."""
+        out = {}
+        for marker_id, track in sorted(self._tracks.items()):
+            if not track.confirmed:
+                continue
+            x, y = track.position
+            out[marker_id] = MarkerPose(marker_id, x, y, track.heading, occluded=track.last_seen < timestamp,
+                                        last_seen=track.last_seen, moving=bool(track.candidate))
+        return out
+
+    def pending(self) -> list[int]:
+        """Markers that need looking at again: new ones not yet confirmed, and ones settling."""
+        return [i for i, t in self._tracks.items() if t.candidate or not t.confirmed]
+
+    def forget(self) -> None:
+        self._tracks.clear()
+
+
+def _angle_diff(a: float, b: float) -> float:
+    return (a - b + 180.0) % 360.0 - 180.0
+
+
+def _mean_point(sightings: list[Sighting]) -> Point:
+    return (sum(s.x for s in sightings) / len(sightings), sum(s.y for s in sightings) / len(sightings))
+
+
+def _spread(sightings: list[Sighting]) -> float:
+    mx, my = _mean_point(sightings)
+    return max(math.dist((mx, my), (s.x, s.y)) for s in sightings)
