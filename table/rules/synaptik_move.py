@@ -1,0 +1,209 @@
+"""Synaptik movement: what a path costs (difficult terrain doubles, climbing 2" per 1" of height,
+impassable terrain stops it) and whether a charge can reach within 1" of a target.
+
+A path is the model's centre; its base (the widest disc that fits in it, `clearance`) may not
+overlap impassable terrain. Charge reach searches a visibility graph (start, corners of every
+piece just outside it, points around the targets) with Dijkstra; each leg costs as a path does.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Point
+
+from table.geometry import GRAZE, Point2, core, terrain_polygon
+from table.scene import Terrain
+
+NO_CLIMB = frozenset({"difficult", "flat", "road", "impassable"})
+RING = 16  # points tried around each charge target
+
+
+@dataclass(frozen=True)
+class PathCost:
+    """What a path costs in inches of movement, and the terrain that made it so."""
+
+    length: float
+    difficult: float  # extra inches: each inch in difficult terrain counts twice
+    climb: float  # extra inches for climbing over pieces with height
+    climbed: tuple[str, ...] = ()
+    impassable: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> float:
+        return self.length + self.difficult + self.climb
+
+
+@dataclass(frozen=True)
+class Reach:
+    cost: float
+    path: tuple[Point2, ...]
+
+
+class Terrain2D:
+    """The scene's terrain as movement sees it."""
+
+    def __init__(self, pieces: Sequence[Terrain], climb_cost: float):
+        self.climb_cost = climb_cost
+        self.blocking = [(p, terrain_polygon(p)) for p in pieces if p.has("impassable")]
+        self.climbing = [(p, terrain_polygon(p)) for p in pieces
+                         if p.height > 0 and not (p.traits & NO_CLIMB) and climb_cost > 0]
+        difficult = [terrain_polygon(p) for p in pieces if p.has("difficult")]
+        self.difficult = shapely.union_all(difficult) if difficult else None
+
+    def walls(self, clearance: float):
+        """The area a model's centre may not enter (impassable terrain grown by its clearance)."""
+        if not self.blocking:
+            return None
+        grown = shapely.union_all([poly.buffer(clearance) if clearance > 0 else poly
+                                   for _, poly in self.blocking])
+        wall = core(grown)
+        shapely.prepare(wall)
+        return wall
+
+    def cost(self, points: Sequence[Point2], clearance: float) -> PathCost:
+        """The cost of moving a model's centre along a polyline."""
+        if len(points) < 2:
+            return PathCost(0.0, 0.0, 0.0)
+        line = LineString(points)
+        swept = line.buffer(clearance) if clearance > 0 else line
+        stopped = tuple(p.id for p, poly in self.blocking if swept.intersects(core(poly)))
+        difficult = line.intersection(self.difficult).length if self.difficult is not None else 0.0
+        climb, climbed = 0.0, []
+        for piece, poly in self.climbing:
+            entries = _entries(line, poly)
+            if entries:
+                climb += entries * self.climb_cost * piece.height
+                climbed.append(piece.id)
+        return PathCost(line.length, difficult, climb, tuple(climbed), stopped)
+
+    def leg_costs(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Costs of many straight legs at once (inf where impassable terrain is in the way is the
+        caller's business)."""
+        lines = shapely.linestrings(np.stack([starts, ends], axis=1))
+        total = np.hypot(*(ends - starts).T)
+        if self.difficult is not None:
+            total = total + shapely.length(shapely.intersection(lines, self.difficult))
+        for piece, poly in self.climbing:
+            parts = shapely.intersection(lines, poly)
+            count = np.array([_pieces(g) for g in parts], dtype=float)
+            count -= shapely.covers(poly, shapely.points(starts)) & (count > 0)
+            total = total + count * self.climb_cost * piece.height
+        return total
+
+    def reach(self, start: Point2, goals: Sequence[tuple[Point2, float]], clearance: float,
+              limit: float) -> Reach | None:
+        """The cheapest path found from `start` to within a goal's radius of its point, costing <= limit."""
+        wall = self.walls(clearance)
+        nodes = [start, *self._corners(start, limit, clearance)]
+        for (tx, ty), radius in goals:
+            r = radius
+            nodes += [(tx + r * math.cos(2 * math.pi * k / RING), ty + r * math.sin(2 * math.pi * k / RING))
+                      for k in range(RING)]
+        base = np.asarray(nodes, dtype=float)
+        pts = np.vstack([base, _projections(base, goals)])
+        goal = _near_any(pts, goals)
+        if wall is not None:
+            inside = shapely.intersects(shapely.points(pts), wall)
+            inside[0] = False
+            goal &= ~inside
+        n, m = len(base), len(pts)
+        i, j = np.triu_indices(n, k=1)
+        # every base node to every other, and each base node to its own nearest point by each target
+        gi = np.tile(np.arange(n), len(goals))
+        gj = np.arange(n, m)
+        i, j = np.concatenate([i, gi]), np.concatenate([j, gj])
+        span = np.hypot(*(pts[j] - pts[i]).T)
+        ok = span <= limit + 1e-9
+        if wall is not None:
+            legs = shapely.linestrings(np.stack([pts[i[ok]], pts[j[ok]]], axis=1))
+            ok[ok] = ~shapely.intersects(legs, wall)
+        i, j = i[ok], j[ok]
+        there = self.leg_costs(pts[i], pts[j])
+        back = self.leg_costs(pts[j], pts[i])
+        graph: list[list[tuple[float, int]]] = [[] for _ in range(m)]
+        for a, b, c_ab, c_ba in zip(i.tolist(), j.tolist(), there.tolist(), back.tolist(), strict=True):
+            graph[a].append((c_ab, b))
+            graph[b].append((c_ba, a))
+        best, path = _dijkstra(graph, goal, limit)
+        if best is None:
+            return None
+        return Reach(best, tuple((float(pts[k][0]), float(pts[k][1])) for k in path))
+
+    def _corners(self, start: Point2, limit: float, clearance: float) -> list[Point2]:
+        """Corners to steer round: impassable pieces grown by the clearance, other pieces' outlines,
+        each a hair outside, for pieces within `limit` of the start."""
+        here = Point(start)
+        found: list[Point2] = []
+        shapes = [(poly, clearance) for _, poly in self.blocking]
+        shapes += [(poly, 0.0) for _, poly in self.climbing]
+        if self.difficult is not None:
+            shapes += [(g, 0.0) for g in getattr(self.difficult, "geoms", [self.difficult])]
+        for poly, grow in shapes:
+            if poly.distance(here) > limit:
+                continue
+            outline = poly.buffer(grow + 4 * GRAZE, join_style="mitre", mitre_limit=10.0)
+            found += [tuple(c) for c in shapely.get_coordinates(outline.boundary)[:-1].tolist()]
+        return found
+
+
+def _pieces(geometry) -> int:
+    """Separate stretches (longer than GRAZE) of a line's intersection with a polygon."""
+    if geometry.is_empty:
+        return 0
+    return sum(1 for g in getattr(geometry, "geoms", [geometry]) if g.length > GRAZE)
+
+
+def _entries(line: LineString, poly) -> int:
+    """How many times a path goes onto a piece (starting on it is not going onto it)."""
+    count = _pieces(line.intersection(poly))
+    if count and poly.covers(Point(line.coords[0])):
+        count -= 1
+    return count
+
+
+def _projections(points: np.ndarray, goals: Sequence[tuple[Point2, float]]) -> np.ndarray:
+    """For each goal (outer) and point (inner), the nearest point within the goal's radius."""
+    found = []
+    for (tx, ty), radius in goals:
+        r = radius
+        rel = points - (tx, ty)
+        norm = np.hypot(rel[:, 0], rel[:, 1])
+        scale = np.where(norm > r, r / np.where(norm > 0, norm, 1.0), 1.0)
+        found.append((tx, ty) + rel * scale[:, None])
+    return np.vstack(found) if found else np.empty((0, 2))
+
+
+def _near_any(points: np.ndarray, goals: Sequence[tuple[Point2, float]]) -> np.ndarray:
+    t = np.asarray([g[0] for g in goals], dtype=float)
+    radii = np.asarray([g[1] for g in goals], dtype=float)
+    d = np.hypot(points[:, None, 0] - t[None, :, 0], points[:, None, 1] - t[None, :, 1])
+    return (d <= radii[None, :] + 1e-9).any(axis=1)
+
+
+def _dijkstra(graph: list[list[tuple[float, int]]], goal: np.ndarray,
+              limit: float) -> tuple[float | None, list[int]]:
+    dist = {0: 0.0}
+    prev: dict[int, int] = {}
+    heap = [(0.0, 0)]
+    while heap:
+        d, node = heapq.heappop(heap)
+        if d > dist.get(node, math.inf):
+            continue
+        if goal[node]:
+            path = [node]
+            while path[-1] in prev:
+                path.append(prev[path[-1]])
+            return d, path[::-1]
+        for cost, nxt in graph[node]:
+            nd = d + cost
+            if nd <= limit + 1e-9 and nd < dist.get(nxt, math.inf):
+                dist[nxt] = nd
+                prev[nxt] = node
+                heapq.heappush(heap, (nd, nxt))
+    return None, []
