@@ -253,7 +253,7 @@ def _terrain(r: _Reader, value: Any, path: str) -> Terrain:
     polygon = tuple(r.point(p, f"{path}.polygon[{i}]") for i, p in enumerate(points))
     traits = r.array(data.get("traits", []), f"{path}.traits")
     for i, trait in enumerate(traits):
-        if trait not in TERRAIN_TRAITS:
+        if not isinstance(trait, str) or trait not in TERRAIN_TRAITS:
             raise r.fail(f"{path}.traits[{i}]", f"unknown trait {trait!r}")
     return Terrain(r.string(data.get("id"), f"{path}.id"), polygon,
                    r.number(data.get("height", 0.0), f"{path}.height", minimum=0), frozenset(traits))

@@ -59,6 +59,7 @@ def test_heading_180_stays_180():
     (lambda d: d["models"][2]["base"].pop("depth_mm"), "models[2].base.depth_mm: missing"),
     (lambda d: d["models"][0]["base"].update(diameter_mm=-3), "models[0].base.diameter_mm: must be greater than 0"),
     (lambda d: d["terrain"][0].update(traits=["lava"]), "terrain[0].traits[0]: unknown trait 'lava'"),
+    (lambda d: d["terrain"][0].update(traits=[["cover"]]), "terrain[0].traits[0]: unknown trait ['cover']"),
     (lambda d: d["terrain"][0].update(polygon=[[0, 0], [1, 1]]), "terrain[0].polygon: a polygon needs at least 3"),
     (lambda d: d["models"].append(dict(d["models"][0])), "models[4].id: duplicate id 'm1'"),
     (lambda d: d["hexsides"][0].update(between=[[0, 0], [5, 5]]), "hexsides[0].between: hexes [0, 0] and [5, 5]"),

@@ -1,0 +1,22 @@
+"""The real table controller in demo form (demo scene, mock hardware, a game log in a temp folder),
+without a camera loop, so tests drive it by commands as the panel and the buttons do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from table.config import load_config
+from table.controller import TableController
+from table.gamelog import GameLog
+from table.hw import build_hardware
+from table.leds import load_layout
+from table.live import DEMO_SCENE
+from table.scene import load_scene
+
+
+def demo_controller(folder: Path, seed: int = 7, scene: Path = DEMO_SCENE) -> TableController:
+    config = load_config()
+    layout = load_layout(config.path("hardware", "led_layout"))
+    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+    return TableController(config, hardware=hardware, layout=layout, log_=GameLog(folder / "game.sqlite3"),
+                           pipeline=None, scene=load_scene(scene), seed=seed)

@@ -1,0 +1,127 @@
+"""Server-sent events through a real waitress server: sequence numbers, throttling, resuming."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import PIN, LiveServer
+
+from web_ui import create_app
+
+
+class Events:
+    """A minimal SSE reader over http.client."""
+
+    def __init__(self, url: str, path: str = "/api/events", headers: dict[str, str] | None = None):
+        parts = urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+        self.conn.request("GET", path, headers=headers or {})
+        self.response = self.conn.getresponse()
+
+    def next(self) -> dict:
+        """The next `state` event's id and data (comments and retry lines skipped)."""
+        event: dict = {}
+        while True:
+            line = self.response.readline().decode().rstrip("\n")
+            if not line:
+                if "data" in event:
+                    return event
+                event = {}
+                continue
+            name, _, value = line.partition(": ")
+            if name == "id":
+                event["id"] = int(value)
+            elif name == "data":
+                event["data"] = json.loads(value)
+
+    def close(self) -> None:
+        self.response.close()
+        self.conn.close()
+
+
+def post(url: str, path: str, body: dict | None = None) -> dict:
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    conn.request("POST", path, body=json.dumps(body or {}),
+                 headers={"X-Table-PIN": PIN, "Content-Type": "application/json"})
+    data = json.loads(conn.getresponse().read())
+    conn.close()
+    return data
+
+
+def test_first_event_is_the_current_state_then_each_change(live, table):
+    events = Events(live.url)
+    assert events.response.getheader("Content-Type").startswith("text/event-stream")
+    first = events.next()
+    assert first["id"] == first["data"]["seq"] == table.snapshot().seq
+    assert first["data"]["state"]["phase"]["phase"] == "initiative"
+    reply = post(live.url, "/api/phase/advance")
+    second = events.next()
+    assert second["id"] == reply["seq"] > first["id"]
+    assert second["data"]["state"]["phase"]["phase"] == "activations"
+    events.close()
+
+
+def test_a_burst_is_coalesced_and_the_last_state_always_arrives(table, tmp_path):
+    app = create_app(table, pin=PIN, data_dir=tmp_path, sse_interval_s=0.3, heartbeat_s=0.5)
+    server = LiveServer(app)
+    try:
+        events = Events(server.url)
+        first = events.next()
+        for _ in range(6):
+            post(server.url, "/api/phase/advance")
+        final = table.snapshot().seq
+        seen = [first["id"]]
+        started = time.monotonic()
+        while seen[-1] != final:
+            seen.append(events.next()["id"])
+        elapsed = time.monotonic() - started
+        assert seen == sorted(set(seen))                  # increasing, no repeats
+        assert len(seen) < 1 + 6                          # throttled: fewer events than changes
+        assert elapsed >= 0.3 * (len(seen) - 2)           # at most one event per interval
+        events.close()
+    finally:
+        server.close()
+
+
+def test_resume_after_a_known_sequence_number(live, table):
+    current = table.snapshot().seq
+    events = Events(live.url, headers={"Last-Event-ID": str(current)})
+    post(live.url, "/api/phase/advance")
+    event = events.next()
+    assert event["id"] == table.snapshot().seq > current     # nothing replayed from before
+    events.close()
+
+
+def test_too_many_streams_are_refused_with_429(table, tmp_path):
+    app = create_app(table, pin=PIN, data_dir=tmp_path, max_streams=1, heartbeat_s=0.2)
+    server = LiveServer(app)
+    try:
+        first = Events(server.url)
+        first.next()
+        second = Events(server.url)
+        assert second.response.status == 429
+        assert json.loads(second.response.read())["field"] == "path"
+        second.close()
+        first.close()
+        deadline = time.monotonic() + 5                      # the first stream notices and frees its slot
+        while True:
+            third = Events(server.url)
+            if third.response.status == 200 or time.monotonic() > deadline:
+                break
+            third.close()
+            time.sleep(0.2)
+        assert third.response.status == 200
+        third.close()
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("header", ["x", "1.5"])
+def test_bad_last_event_id_is_a_400(client, header):
+    response = client.get("/api/events", headers={"Last-Event-ID": header})
+    assert response.status_code == 400 and response.get_json()["field"] == "Last-Event-ID"

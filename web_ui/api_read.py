@@ -1,0 +1,137 @@
+"""Open (read-only) API: state, events, rule questions, the game log, saved scenes, the camera."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, stream_with_context
+
+from table.rules import all_rulesets
+from web_ui import capabilities, storage
+from web_ui.context import panel
+from web_ui.errors import ApiError
+from web_ui.inputs import argument, parse_int, query_int
+from web_ui.openapi import document
+from web_ui.queries import ask, questions
+from web_ui.rolls import BY_RULESET
+from web_ui.sse import stream
+
+bp = Blueprint("api_read", __name__, url_prefix="/api")
+
+NO_CACHE = {"Cache-Control": "no-store"}
+
+
+@bp.get("/state")
+def state():
+    ctx = panel()
+    return Response(ctx.text.json(ctx.controller.snapshot()), mimetype="application/json", headers=NO_CACHE)
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(document())
+
+
+@bp.get("/events")
+def events():
+    ctx = panel()
+    header = request.headers.get("Last-Event-ID")
+    after = query_int("after", -1, -1)
+    if header is not None and request.args.get("after") is None:
+        after = parse_int(header, "Last-Event-ID", -1)
+    if not ctx.streams.acquire(blocking=False):
+        raise ApiError(429, "path", "too many live connections; read /api/state instead")
+    body = stream(ctx.controller, after, ctx.options.sse_interval_s, ctx.options.heartbeat_s, ctx.streams,
+                  ctx.text)
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
+
+
+@bp.get("/questions")
+def list_questions():
+    ctx = panel()
+    ruleset = ctx.rulesets.for_snapshot(ctx.controller.snapshot())
+    return jsonify({"ruleset": ruleset.name, "questions": questions(ruleset)})
+
+
+@bp.get("/rulesets")
+def rulesets():
+    found = [{"name": r.name, "title": r.title or r.name, "rulings": dict(r.default_rulings),
+              "rolls": list(BY_RULESET.get(r.name, ()))} for r in all_rulesets()]
+    return jsonify({"rulesets": found})
+
+
+@bp.get("/query/<question>")
+def query(question: str):
+    ctx = panel()
+    args = [argument(a, "arg") for a in request.args.getlist("arg")]
+    snapshot = ctx.controller.snapshot()
+    ruleset = ctx.rulesets.for_snapshot(snapshot)
+    return jsonify({"seq": snapshot.seq, "question": question, "args": args,
+                    "answer": ask(ruleset, question, args)})
+
+
+@bp.get("/log")
+def log():
+    after = query_int("after", 0)
+    limit = query_int("limit", 100, 1, 1000)
+    return jsonify({"entries": capabilities.log_entries(panel().controller, after, limit)})
+
+
+@bp.get("/log/export")
+def log_export():
+    controller = panel().controller
+
+    def lines() -> Iterator[str]:
+        after = 0
+        while True:
+            entries = capabilities.log_entries(controller, after, 500)
+            if not entries:
+                return
+            for entry in entries:
+                yield json.dumps(entry, separators=(",", ":")) + "\n"
+            after = int(entries[-1].get("seq", after + len(entries)))
+
+    headers = {"Content-Disposition": 'attachment; filename="game-log.jsonl"'}
+    return Response(stream_with_context(lines()), mimetype="application/x-ndjson", headers=headers)
+
+
+@bp.get("/scenes")
+def scenes():
+    return jsonify({"scenes": storage.list_scenes(panel().options.data_dir)})
+
+
+@bp.get("/scenes/<name>")
+def scene(name: str):
+    document_: dict[str, Any] = storage.read_scene(panel().options.data_dir, name)
+    return jsonify(document_)
+
+
+@bp.get("/camera.jpg")
+def camera_snapshot():
+    frame = capabilities.camera_jpeg(panel().controller)
+    return Response(frame, mimetype="image/jpeg", headers=NO_CACHE)
+
+
+@bp.get("/camera.mjpeg")
+def camera_stream():
+    ctx = panel()
+    capabilities.camera_jpeg(ctx.controller)          # 404 now rather than an empty stream
+    if not ctx.streams.acquire(blocking=False):
+        raise ApiError(429, "path", "too many live connections; use /api/camera.jpg")
+    body = capabilities.mjpeg(ctx.controller, ctx.options.sse_interval_s, ctx.streams)
+    return Response(stream_with_context(body), mimetype="multipart/x-mixed-replace; boundary=frame",
+                    headers=NO_CACHE)
+
+
+@bp.get("/markers/sheet.svg")
+def marker_sheet():
+    from web_ui.markers import parse_ids, sheet_svg
+
+    ctx = panel()
+    ids = parse_ids(request.args.get("ids", ""))
+    size = float(query_int("size_mm", int(ctx.options.marker_size_mm), 5, 100))
+    svg = sheet_svg(ids, ctx.options.marker_dictionary, size)
+    return Response(svg, mimetype="image/svg+xml")

@@ -1,0 +1,185 @@
+"""API calls that change the game: each needs the table's PIN and becomes one controller command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify
+
+from table.errors import QueryError, SceneError, TableError
+from table.rules import get_ruleset
+from table.scene import RULESETS, parse_scene
+from web_ui import storage
+from web_ui.auth import needs_pin
+from web_ui.context import panel
+from web_ui.errors import ApiError
+from web_ui.inputs import body, choice, ident, integer, number, only
+from web_ui.rolls import check_roll
+
+bp = Blueprint("api_write", __name__, url_prefix="/api")
+
+MAX_TERRAIN = 200
+MAX_POINTS = 100
+
+
+def run(name: str, field: str = "body", **params: Any):
+    """Send one command; the reply carries the controller's answer and the new sequence number.
+    The request is already checked, so a refusal is about the table's state: a 409 naming `field`."""
+    ctx = panel()
+    try:
+        result = ctx.controller.command(name, **params)
+    except TableError as exc:
+        raise ApiError(409, field, str(exc)) from None
+    return jsonify({"ok": True, "command": name, "result": result, "seq": ctx.controller.snapshot().seq})
+
+
+def known_id(value: Any, field: str) -> str:
+    """A model or unit id of the table's scene (404 naming `field` if there is none)."""
+    ident(value, field)
+    scene = panel().controller.snapshot().scene
+    if not any(item.get("id") == value for item in [*scene.get("models", []), *scene.get("units", [])]):
+        raise ApiError(404, field, f"no model or unit {value!r} on the table")
+    return value
+
+
+@bp.post("/phase/advance")
+@needs_pin
+def advance_phase():
+    only(body(), set())
+    return run("advance_phase")
+
+
+@bp.post("/select")
+@needs_pin
+def select():
+    data = body()
+    only(data, {"id"})
+    return run("select", "id", id=known_id(data.get("id"), "id"))
+
+
+@bp.post("/target")
+@needs_pin
+def target():
+    data = body()
+    only(data, {"id"})
+    return run("target", "id", id=known_id(data.get("id"), "id"))
+
+
+@bp.post("/roll")
+@needs_pin
+def roll():
+    ruleset = panel().controller.snapshot().ruleset
+    return run("roll", "kind", **check_roll(ruleset, body()))
+
+
+@bp.post("/warnings/<warning_id>/acknowledge")
+@needs_pin
+def acknowledge(warning_id: str):
+    only(body(), set())
+    ident(warning_id, "warning_id")
+    if not any(str(w.get("id")) == warning_id for w in panel().controller.snapshot().warnings):
+        raise ApiError(404, "warning_id", f"no warning {warning_id!r}")
+    return run("acknowledge", "warning_id", id=warning_id)
+
+
+@bp.put("/terrain")
+@needs_pin
+def set_terrain():
+    data = body()
+    only(data, {"terrain"})
+    terrain = data.get("terrain")
+    if not isinstance(terrain, list) or len(terrain) > MAX_TERRAIN:
+        raise ApiError(400, "terrain", f"expected a list of at most {MAX_TERRAIN} terrain pieces")
+    for i, piece in enumerate(terrain):
+        if not isinstance(piece, dict):
+            continue                                   # parse_scene names it
+        only(piece, {"id", "polygon", "height", "traits"}, f"terrain[{i}].")
+        if isinstance(piece.get("polygon"), list) and len(piece["polygon"]) > MAX_POINTS:
+            raise ApiError(400, f"terrain[{i}].polygon", f"at most {MAX_POINTS} points")
+        traits = piece.get("traits", [])
+        for j, trait in enumerate(traits if isinstance(traits, list) else []):
+            if not isinstance(trait, str):
+                raise ApiError(400, f"terrain[{i}].traits[{j}]", "expected a trait name")
+    scene = dict(panel().controller.snapshot().scene)
+    scene["terrain"] = terrain
+    try:
+        parsed = parse_scene(scene)
+    except SceneError as exc:
+        field, _, message = str(exc).partition(": ")
+        raise ApiError(400, field, message or str(exc)) from None
+    for i, piece in enumerate(parsed.terrain):
+        check_on_board(piece.polygon, parsed.board.width, parsed.board.height, f"terrain[{i}].polygon")
+    return run("set_terrain", "terrain", terrain=terrain)
+
+
+def check_on_board(polygon: tuple[tuple[float, float], ...], width: float, height: float, field: str) -> None:
+    """A terrain piece lies on the board and has an area (its corners are not all in a line)."""
+    for j, (x, y) in enumerate(polygon):
+        if not (0 <= x <= width and 0 <= y <= height):
+            raise ApiError(400, f"{field}[{j}]", f"({x}, {y}) is off the {width}x{height} inch board")
+    edges = zip(polygon, polygon[1:] + polygon[:1], strict=True)
+    twice_area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in edges)
+    if abs(twice_area) < 1e-6:
+        raise ApiError(400, field, "the corners are all in a line: the piece has no area")
+
+
+@bp.post("/roster/assign")
+@needs_pin
+def assign_marker():
+    data = body()
+    only(data, {"model", "marker"})
+    model = ident(data.get("model"), "model")
+    if not any(m.get("id") == model for m in panel().controller.snapshot().scene.get("models", [])):
+        raise ApiError(404, "model", f"no model {model!r} in the scene")
+    if data.get("marker") is not None:
+        marker = integer(data["marker"], "marker", 0, 4095)
+    else:
+        marker = marker_in_view(panel().controller.snapshot().warnings)
+    return run("assign_marker", "marker", model=model, marker=marker)
+
+
+def marker_in_view(warnings: tuple[dict[str, Any], ...]) -> int:
+    """The one marker the camera sees that the roster does not know (the model just placed)."""
+    tails = [str(w.get("id", "")).rpartition(":")[2] for w in warnings if w.get("kind") == "unknown_marker"]
+    unknown = sorted({int(tail) for tail in tails if tail.isdigit()})
+    if not unknown:
+        raise ApiError(409, "marker", "no unassigned marker in view: place the model on the table first")
+    if len(unknown) > 1:
+        raise ApiError(409, "marker", f"{len(unknown)} unassigned markers in view "
+                                      f"({', '.join(map(str, unknown))}): give the marker number")
+    return unknown[0]
+
+
+@bp.put("/settings")
+@needs_pin
+def settings():
+    data = body()
+    only(data, {"ruleset", "rulings", "brightness"})
+    if not data:
+        raise ApiError(400, "body", "give at least one of ruleset, rulings, brightness")
+    params: dict[str, Any] = {}
+    snapshot = panel().controller.snapshot()
+    ruleset = snapshot.ruleset
+    if "ruleset" in data:
+        ruleset = params["ruleset"] = choice(data["ruleset"], "ruleset", RULESETS)
+    if "rulings" in data:
+        rulings = data["rulings"]
+        if not isinstance(rulings, dict):
+            raise ApiError(400, "rulings", "expected an object of ruling options")
+        try:
+            get_ruleset(ruleset)(parse_scene({**snapshot.scene, "ruleset": ruleset}), rulings)
+        except (QueryError, SceneError) as exc:
+            raise ApiError(400, "rulings", str(exc)) from None
+        params["rulings"] = rulings
+    if "brightness" in data:
+        params["brightness"] = number(data["brightness"], "brightness", 0.0, 1.0)
+    return run("settings", **params)
+
+
+@bp.put("/scenes/<name>")
+@needs_pin
+def save_scene(name: str):
+    only(body(), set())
+    ctx = panel()
+    storage.write_scene(ctx.options.data_dir, name, ctx.controller.snapshot().scene)
+    return jsonify({"ok": True, "name": name})

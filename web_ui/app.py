@@ -1,0 +1,56 @@
+"""The panel's Flask app factory: `create_app(controller)`; the controller lives in `app.extensions`."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from flask import Flask, render_template
+
+from table.snapshot import Controller
+from web_ui import api_read, api_write, errors
+from web_ui.auth import PinGuard, resolve_pin
+from web_ui.context import PanelContext, PanelOptions
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+                               "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | None = None,
+               sse_interval_s: float = 0.2, heartbeat_s: float = 15.0, max_streams: int = 40,
+               marker_dictionary: str = "DICT_APRILTAG_36h11", marker_size_mm: float = 15.0,
+               pin_attempts: int = 10) -> Flask:
+    """Build the panel for `controller`. `data_dir` is the only folder the panel writes or reads
+    files in (saved scenes, the generated PIN); `pin` empty means use or generate the stored one;
+    `pin_attempts` wrong PINs a minute from one address lock that address out for the minute."""
+    folder = Path(data_dir) if data_dir is not None else Path(tempfile.mkdtemp(prefix="smarttable-"))
+    resolved, generated = resolve_pin(pin, folder)
+    if generated:
+        print(f"Panel PIN (generated, kept in {folder / 'pin.txt'}): {resolved}", flush=True)
+    options = PanelOptions(pin=resolved, data_dir=folder.resolve(), sse_interval_s=sse_interval_s,
+                           heartbeat_s=heartbeat_s, max_streams=max_streams,
+                           marker_dictionary=marker_dictionary, marker_size_mm=marker_size_mm)
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    context = PanelContext(controller, options, PinGuard(resolved, limit=pin_attempts))
+    app.extensions["smarttable"] = context
+    errors.install(app)
+    app.register_blueprint(api_read.bp)
+    app.register_blueprint(api_write.bp)
+
+    @app.get("/")
+    def index():
+        return render_template("index.html")
+
+    @app.after_request
+    def secure(response):
+        for key, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(key, value)
+        return response
+
+    return app

@@ -1,0 +1,45 @@
+"""What one panel app holds: the controller and its settings, kept in `app.extensions["smarttable"]`."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flask import current_app
+
+from table.snapshot import Controller
+from web_ui.auth import PinGuard
+from web_ui.queries import RulesetCache
+from web_ui.sse import SnapshotText
+
+
+@dataclass(frozen=True)
+class PanelOptions:
+    """The panel's settings (from the config's `[web]` section and the table's data folder)."""
+
+    pin: str
+    data_dir: Path
+    sse_interval_s: float = 0.2
+    heartbeat_s: float = 15.0
+    max_streams: int = 40
+    marker_dictionary: str = "DICT_APRILTAG_36h11"
+    marker_size_mm: float = 15.0
+
+
+@dataclass
+class PanelContext:
+    controller: Controller
+    options: PanelOptions
+    guard: PinGuard
+    rulesets: RulesetCache = field(default_factory=RulesetCache)
+    text: SnapshotText = field(default_factory=SnapshotText)
+    streams: threading.BoundedSemaphore = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.streams = threading.BoundedSemaphore(self.options.max_streams)
+
+
+def panel() -> PanelContext:
+    """The current app's panel context."""
+    return current_app.extensions["smarttable"]

@@ -1,0 +1,177 @@
+"""The API's OpenAPI 3.0 document, served at `/api/openapi.json` and tested against the app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from table.scene import RULESETS, TERRAIN_TRAITS
+from web_ui.auth import PIN_HEADER
+from web_ui.inputs import MAX_INT
+from web_ui.markers import IDS_PATTERN
+
+ID = {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}
+NAME = {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"}
+OBJ = {"type": "object"}
+INT = {"type": "integer"}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    text = {400: "Bad input (the field is named)", 401: "PIN missing", 403: "Wrong PIN",
+            404: "Not found", 409: "The table cannot do it now", 429: "Too many requests"}
+    return {str(c): _json(_ref("Error"), text[c]) for c in codes}
+
+
+def _read(summary: str, schema: dict[str, Any], *codes: int, params: list | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "responses": {"200": _json(schema), **_errors(*codes)}}
+    if params:
+        op["parameters"] = params
+    return op
+
+
+def _change(summary: str, request: dict[str, Any] | None, *codes: int, params: list | None = None,
+            result: dict[str, Any] | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "security": [{"pin": []}],
+                          "responses": {"200": _json(result or _ref("CommandResult")),
+                                        **_errors(400, 401, 403, 409, 429, *codes)}}
+    if request is not None:
+        op["requestBody"] = {"required": bool(request.get("required") or request.get("oneOf")),
+                             "content": {"application/json": {"schema": request}}}
+    if params:
+        op["parameters"] = params
+    return op
+
+
+def _q(name: str, schema: dict[str, Any], where: str = "query", required: bool = False) -> dict[str, Any]:
+    return {"name": name, "in": where, "required": required or where == "path", "schema": schema}
+
+
+def _object(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {"type": "object", "required": ["error", "field"],
+              "properties": {"error": {"type": "string"}, "field": {"type": "string"}}},
+    "State": {"type": "object",
+              "required": ["seq", "status", "ruleset", "phase", "scene", "warnings", "leds", "selection"],
+              "properties": {"seq": INT, "status": OBJ, "ruleset": {"type": "string"}, "phase": OBJ,
+                             "scene": OBJ, "warnings": {"type": "array", "items": OBJ},
+                             "leds": {"type": "array", "items": {"type": "array", "items": INT}},
+                             "selection": OBJ, "timestamp": {"type": "number"}}},
+    "CommandResult": {"type": "object", "required": ["ok", "command", "seq"],
+                      "properties": {"ok": {"type": "boolean"}, "command": {"type": "string"},
+                                     "result": {}, "seq": INT}},
+    "Terrain": {"type": "object", "required": ["id", "polygon"], "additionalProperties": False,
+                "properties": {"id": ID, "height": {"type": "number", "minimum": 0},
+                               "traits": {"type": "array", "items": {
+                                   "type": "string", "enum": sorted(TERRAIN_TRAITS)}},
+                               "polygon": {"type": "array", "minItems": 3, "maxItems": 100,
+                                           "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                                                     "items": {"type": "number", "minimum": 0,
+                                                               "maximum": 1000}}}}},
+}
+
+
+def _int(lo: int, hi: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": lo, "maximum": hi}
+
+
+STRENGTHS = {"type": "array", "minItems": 1, "maxItems": 30, "items": _int(1, 99)}
+ROLLS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "pool": ({"d6": _int(0, 60), "d8": _int(0, 60), "d10": _int(0, 60),
+              "reroll": {"type": "string", "enum": ["none", "failures"]}}, ()),
+    "attack": ({"attack": _int(0, 30), "modifiers": _int(-20, 20), "defence": _int(0, 30),
+                "defence_modifiers": _int(-20, 20)}, ("attack", "defence")),
+    "combat": ({"attackers": STRENGTHS, "defenders": STRENGTHS}, ("attackers", "defenders")),
+    "initiative": ({"armies": {"type": "array", "minItems": 1, "maxItems": 8, "items": {
+        "type": "object", "additionalProperties": False, "required": ["player"],
+        "properties": {"player": ID, "modifier": _int(-10, 20)}}}}, ("armies",)),
+    "dice": ({"count": _int(1, 60), "sides": _int(2, 100)}, ()),
+}
+
+
+def _roll(kind: str, props: dict[str, Any], required: tuple[str, ...]) -> dict[str, Any]:
+    return _object({"kind": {"type": "string", "enum": [kind]}, **props,
+                    "label": {"type": "string", "maxLength": 80}}, ("kind", *required))
+
+
+def document() -> dict[str, Any]:
+    ident_body = _object({"id": ID}, ("id",))
+    roll = {"oneOf": [_roll(kind, props, required) for kind, (props, required) in ROLLS.items()]}
+    settings = {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": {
+        "ruleset": {"type": "string", "enum": list(RULESETS)}, "rulings": OBJ,
+        "brightness": {"type": "number", "minimum": 0, "maximum": 1}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Smart table panel API", "version": "1",
+                 "description": "Reading is open; every change needs the table's PIN in the "
+                                f"{PIN_HEADER} header. Errors are {{\"error\", \"field\"}}."},
+        "components": {"schemas": SCHEMAS, "securitySchemes": {
+            "pin": {"type": "apiKey", "in": "header", "name": PIN_HEADER}}},
+        "paths": {
+            "/api/state": {"get": _read("The live table", _ref("State"))},
+            "/api/events": {"get": {
+                "summary": "Server-sent events: `id:` and `data.seq` are the snapshot's sequence number",
+                "parameters": [_q("after", _int(-1, MAX_INT)),
+                               _q("Last-Event-ID", _int(-1, MAX_INT), "header")],
+                "responses": {"200": {"description": "an event stream",
+                                      "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                              **_errors(400, 429)}}},
+            "/api/openapi.json": {"get": _read("This document", OBJ)},
+            "/api/rulesets": {"get": _read("Every rule system, its rulings options and dice", OBJ)},
+            "/api/questions": {"get": _read("The questions the table's rule system answers", OBJ)},
+            "/api/query/{question}": {"get": _read(
+                "Ask the rule system (distance, los, band, cohesion, moves...)", OBJ, 400, 404,
+                params=[_q("question", {"type": "string"}, "path"),
+                        _q("arg", {"type": "array", "maxItems": 4, "items": {
+                            "type": "string", "pattern": "^[A-Za-z0-9_.:,-]{1,64}$"}})])},
+            "/api/log": {"get": _read("Game log entries after a sequence number", OBJ, 400, 404, params=[
+                _q("after", _int(0, MAX_INT)), _q("limit", _int(1, 1000))])},
+            "/api/log/export": {"get": {"summary": "The whole game log as JSON lines", "responses": {
+                "200": {"description": "JSON lines", "content": {"application/x-ndjson": {
+                    "schema": {"type": "string"}}}}, **_errors(404)}}},
+            "/api/scenes": {"get": _read("Saved scenes", OBJ)},
+            "/api/scenes/{name}": {
+                "get": _read("A saved scene", OBJ, 400, 404, 409, params=[_q("name", NAME, "path")]),
+                "put": _change("Save the table's scene under a name", None, 404,
+                               params=[_q("name", NAME, "path")], result=OBJ)},
+            "/api/camera.jpg": {"get": {"summary": "The newest camera frame with markers and board outline",
+                                        "responses": {"200": {"description": "JPEG", "content": {
+                                            "image/jpeg": {"schema": {"type": "string",
+                                                                      "format": "binary"}}}},
+                                            **_errors(404)}}},
+            "/api/camera.mjpeg": {"get": {"summary": "The camera as MJPEG (multipart/x-mixed-replace)",
+                                          "responses": {"200": {"description": "MJPEG stream", "content": {
+                                              "multipart/x-mixed-replace": {"schema": {"type": "string"}}}},
+                                              **_errors(404, 429)}}},
+            "/api/markers/sheet.svg": {"get": {
+                "summary": "A printable sheet of model markers",
+                "parameters": [_q("ids", {"type": "string", "pattern": IDS_PATTERN}, required=True),
+                               _q("size_mm", _int(5, 100))],
+                "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {
+                    "schema": {"type": "string"}}}}, **_errors(400, 404)}}},
+            "/api/phase/advance": {"post": _change("Advance to the next phase", _object({}))},
+            "/api/select": {"post": _change("Select a model or unit", ident_body, 404)},
+            "/api/target": {"post": _change("Pick the selection's target", ident_body, 404)},
+            "/api/roll": {"post": _change("Roll dice as the rule system does (logged)", roll)},
+            "/api/warnings/{warning_id}/acknowledge": {"post": _change(
+                "Acknowledge a warning", _object({}), 404, params=[_q("warning_id", ID, "path")])},
+            "/api/terrain": {"put": _change("Replace the scene's terrain", _object(
+                {"terrain": {"type": "array", "maxItems": 200, "items": _ref("Terrain")}}, ("terrain",)))},
+            "/api/roster/assign": {"post": _change("Bind a marker to a model", _object(
+                {"model": ID, "marker": {"type": "integer", "minimum": 0, "maximum": 4095,
+                                         "nullable": True}}, ("model",)), 404)},
+            "/api/settings": {"put": _change("Rule system, rulings options, LED brightness", settings)},
+        },
+    }

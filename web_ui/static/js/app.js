@@ -1,0 +1,235 @@
+// The panel: live state over SSE, the board with tap-to-measure, the phase bar, and the other views.
+import { attempt, el, getJSON, kv, send } from "./api.js";
+import { boardPoint, coverCrossed, drawBoard, hexLayout, nearestModel, playerColour, terrainAt, unitOf }
+  from "./board.js";
+import { renderDice } from "./dice.js";
+import { refreshLog } from "./log.js";
+import { renderSetup, setupForms, showSetup } from "./setup.js";
+
+const $ = (id) => document.getElementById(id);
+const app = { state: null, seq: -1, ruleset: null, questions: [], picks: [], unit: null, view: {}, gaps: 0 };
+window.smarttable = app;   // for the browser tests and curious players
+
+// ------------------------------------------------------------------ live state
+function apply(state) {
+  if (app.seq >= 0 && state.seq > app.seq + 1) app.gaps += 1;
+  app.state = state; app.seq = state.seq;
+  document.body.dataset.seq = String(state.seq);
+  if (state.ruleset !== app.ruleset) {
+    app.ruleset = state.ruleset;
+    getJSON("/api/questions").then((q) => { app.questions = q.questions; }).catch(() => { app.questions = []; });
+    renderDice(app);
+  }
+  renderBar(state);
+  renderWarnings(state);
+  renderUnits(state);
+  renderTableSelection(state.selection || {});
+  redraw();
+  renderSetup(app);
+  if (location.hash.startsWith("#log")) refreshLog();
+}
+
+function connect() {
+  const source = new EventSource("/api/events");
+  source.addEventListener("open", () => $("live").classList.add("on"));
+  source.addEventListener("error", () => $("live").classList.remove("on"));
+  source.addEventListener("state", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.state) apply(message.state);
+    else getJSON("/api/state").then(apply);         // an event without the state: re-read it
+  });
+}
+
+function renderBar(state) {
+  const p = state.phase || {};
+  const phase = p.phase ? p.phase[0].toUpperCase() + p.phase.slice(1) : "—";
+  $("turn-text").textContent = phase;
+  $("whose").textContent = `Turn ${p.turn ?? "—"}${p.player != null ? ` · Player ${p.player}` : ""}`;
+  $("whose").style.color = p.player != null ? playerColour(state.scene, p.player) : "";
+}
+
+function renderWarnings(state) {
+  const open = (state.warnings || []).filter((w) => !w.acknowledged);
+  app.view.warnUnits = new Set(open.flatMap((w) => w.units || []));
+  $("warnings").replaceChildren(...open.map((w) => el("div", { class: "card warning" },
+    el("p", {}, el("strong", {}, `⚠ ${w.kind || "warning"}: `), w.message || ""),
+    el("button", { type: "button", on: { click: () => attempt(() =>
+      send("POST", `/api/warnings/${encodeURIComponent(w.id)}/acknowledge`), "Acknowledged") } }, "Acknowledge"))));
+}
+
+// What the table itself shows (pointer token or buttons), so the phone agrees with the LEDs.
+function renderTableSelection(sel) {
+  const box = $("table-sel");
+  box.hidden = !sel.model;
+  if (!sel.model) return;
+  const parts = [`On the table: ${sel.model}`];
+  if (sel.target) parts.push(`→ ${sel.target}`);
+  if (sel.distance?.distance !== undefined) parts.push(`· ${fmt(sel.distance.distance)}"`);
+  if (sel.band?.band) parts.push(`· ${sel.band.band.replace(/_/g, " ")}`);
+  if (sel.los) parts.push(sel.los.visible ? "· in sight" : `· blocked${(sel.los.blocked_by || []).length
+    ? " by " + sel.los.blocked_by.join(", ") : ""}`);
+  box.textContent = parts.join(" ");
+}
+
+function renderUnits(state) {
+  const scene = state.scene;
+  $("units").replaceChildren(...(scene.units || []).map((u) => el("button", {
+    type: "button", class: `chip${app.unit === u.id && !app.picks.length ? " sel" : ""}`,
+    style: `--c:${playerColour(scene, u.player)}`, on: { click: () => pickUnit(u.id) } }, u.name || u.id)));
+}
+
+function redraw() {
+  if (!app.state) return;
+  drawBoard($("board"), app.state.scene, { ...app.view, selected: app.picks });
+}
+
+// ------------------------------------------------------------------ tap to measure
+const has = (q) => app.questions.includes(q);
+const ask = (q, ...args) => getJSON(`/api/query/${q}?` + args.map((a) => `arg=${encodeURIComponent(a)}`).join("&"))
+  .then((r) => r.answer);
+
+function onBoardTap(event) {
+  if (!app.state) return;
+  const [x, y] = boardPoint($("board"), event);
+  const scene = app.state.scene;
+  const model = nearestModel(scene, x, y);
+  if (!model) {
+    if (app.unit && scene.hexgrid && app.view.reach) return showPath(x, y);
+    const piece = terrainAt(scene, x, y);
+    app.picks = []; app.unit = null; app.view.sight = null; app.view.reach = app.view.path = null;
+    app.view.blockers = app.view.covers = null;
+    showInfo(piece ? [el("h3", {}, `Terrain ${piece.id}`), kv([["height", `${piece.height ?? 0}"`],
+      ["traits", (piece.traits || []).join(", ") || "none"]])] : null);
+    return redraw();
+  }
+  if (app.picks.length === 1 && app.picks[0] !== model.id) {
+    app.picks = [app.picks[0], model.id];
+    redraw();
+    return measure(app.picks[0], model.id);
+  }
+  if (app.picks.length === 1 && app.picks[0] === model.id) {
+    app.picks = []; app.unit = null; showInfo(null); app.view.reach = app.view.path = null; return redraw();
+  }
+  app.picks = [model.id];
+  app.view.sight = null; app.view.blockers = app.view.covers = null;
+  redraw();
+  unitInfo(model.unit, model.id);
+}
+
+function pickUnit(unitId) {
+  app.picks = []; app.view.sight = null; app.view.blockers = app.view.covers = null;
+  unitInfo(unitId, null);
+}
+
+function showInfo(children) {
+  $("info").hidden = !children;
+  $("hint").hidden = Boolean(children);
+  if (children) $("info").replaceChildren(...children);
+}
+
+const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : String(n ?? "—"));
+const settle = (p) => p.then((v) => ({ v }), (e) => ({ e: e.message }));
+
+async function measure(a, b) {
+  const scene = app.state.scene;
+  const [distance, band, los] = await Promise.all(["distance", "band", "los"].map((q) =>
+    has(q) ? settle(ask(q, a, b)) : Promise.resolve({ e: `${app.ruleset} does not answer ${q} yet` })));
+  if (app.picks[1] !== b) return;                     // the player tapped on meanwhile
+  const d = distance.v;
+  const unitA = unitOf(scene, scene.models.find((m) => m.id === a)?.unit) || {};
+  const rows = [];
+  rows.push(["range band", band.v ? `${band.v.band.replace(/_/g, " ")}` : band.e]);
+  if (los.v) {
+    const cover = los.v.cover || {};
+    rows.push(["line of sight", los.v.visible ? "clear" : "blocked"]);
+    if ((los.v.blocked_by || []).length) rows.push(["blocked by", los.v.blocked_by.join(", ")]);
+    rows.push(["cover", `${cover.light ?? 0} light · ${cover.heavy ?? 0} heavy`]);
+    const ends = [a, b].map((id) => scene.models.find((m) => m.id === id)).filter(Boolean);
+    app.view.sight = { ...los.v, line: los.v.line || (ends.length === 2 ? ends.map((m) => [m.x, m.y]) : null) };
+    app.view.blockers = los.v.blocked_by || [];
+    app.view.covers = app.view.sight.line ? coverCrossed(scene, app.view.sight.line) : [];
+  } else rows.push(["line of sight", los.e]);
+  redraw();
+  const unit = d?.method === "hex" ? " hexes" : '"';
+  showInfo([
+    el("h3", {}, `${a} → ${b}`, unitA.name ? el("small", {}, ` (${unitA.name})`) : null),
+    el("div", { class: "big", id: "distance" }, d ? `${fmt(d.distance)}${unit}` : distance.e),
+    d ? el("div", { class: "hint" }, `measured ${d.method === "edge" ? "edge to edge" : d.method === "hex"
+      ? "in hexes" : "centre to centre"}`) : null,
+    kv(rows), showOnTable(a, b)]);
+}
+
+async function unitInfo(unitId, modelId) {
+  app.unit = unitId;
+  app.view.path = null;
+  renderUnits(app.state);
+  const scene = app.state.scene;
+  const unit = unitOf(scene, unitId) || { id: unitId };
+  const asks = ["cohesion", "moves", "targets"].filter(has);
+  const answers = Object.fromEntries(await Promise.all(asks.map(async (q) => [q, await settle(ask(q, unitId))])));
+  if (app.unit !== unitId) return;
+  const rows = [["player", String(unit.player ?? "—")]];
+  const c = answers.cohesion?.v;
+  if (c) rows.push(["cohesion", c.coherent ? "coherent" : `out: ${(c.out_of_cohesion || []).join(", ")}`]);
+  const moves = answers.moves?.v;
+  app.view.reach = moves?.reachable || null;
+  if (moves) rows.push(["can reach", `${moves.reachable.length} hexes`]);
+  const t = answers.targets?.v;
+  if (t) rows.push(["targets", listTargets(t)]);
+  if (!asks.length) rows.push(["rules", `${app.ruleset} answers no unit questions yet`]);
+  redraw();
+  showInfo([el("h3", {}, unit.name || unitId, modelId ? el("small", {}, ` · ${modelId}`) : null),
+    kv(rows), el("p", { class: "hint" }, modelId ? "Tap another model to measure." : ""),
+    showOnTable(modelId || unitId, null)]);
+}
+
+function listTargets(answer) {
+  const items = Array.isArray(answer) ? answer : answer.targets || [];
+  if (!items.length) return "none";
+  return items.map((t) => (typeof t === "string" ? t : t.unit || t.id || t.target || JSON.stringify(t))).join(", ");
+}
+
+// Hex games: the tapped hex's path and cost, from the unit's `moves` answer.
+function showPath(x, y) {
+  const layout = hexLayout(app.state.scene.hexgrid);
+  const h = cubeRound(...layout.fractional(x, y));
+  const entry = app.view.reach.find((r) => r.hex[0] === h[0] && r.hex[1] === h[1]);
+  app.view.path = entry?.path ? entry.path.map((p) => layout.toBoard(p)) : null;
+  showInfo([el("h3", {}, `${app.unit} → [${h}]`), entry
+    ? kv([["cost", fmt(entry.cost)], ["path", (entry.path || []).map((p) => `[${p}]`).join(" ")]])
+    : el("p", {}, "out of reach this move")]);
+  redraw();
+}
+
+function cubeRound(q, r) {
+  const sq = -q - r;
+  let rq = Math.round(q), rr = Math.round(r);
+  const rs = Math.round(sq);
+  const dq = Math.abs(rq - q), dr = Math.abs(rr - r), ds = Math.abs(rs - sq);
+  if (dq > dr && dq > ds) rq = -rr - rs; else if (dr > ds) rr = -rq - rs;
+  return [rq, rr];
+}
+
+function showOnTable(a, b) {
+  return el("button", { type: "button", on: { click: () => attempt(async () => {
+    await send("POST", "/api/select", { id: a });
+    if (b) await send("POST", "/api/target", { id: b });
+  }, "Shown on the table") } }, "Show on the table");
+}
+
+// ------------------------------------------------------------------ navigation
+function route() {
+  const hash = location.hash.slice(1) || "board";
+  const [view, sub] = hash.split("/");
+  for (const name of ["board", "dice", "log", "setup"]) $(`view-${name}`).hidden = name !== view;
+  for (const a of document.querySelectorAll("#tabs a")) a.classList.toggle("on", a.hash.slice(1).split("/")[0] === view);
+  if (view === "log") refreshLog();
+  showSetup(view === "setup" ? sub || "camera" : null, app);
+}
+
+setupForms(app);
+$("board").addEventListener("click", onBoardTap);
+$("next-phase").addEventListener("click", () => attempt(() => send("POST", "/api/phase/advance")));
+window.addEventListener("hashchange", route);
+route();
+getJSON("/api/state").then(apply).finally(connect);

@@ -1,0 +1,231 @@
+// The board as SVG in board inches (y down, as in the contract): terrain, hex overlay, models, answers.
+const NS = "http://www.w3.org/2000/svg";
+const MM = 1 / 25.4;
+const COLOURS = ["#4da3ff", "#ffb020", "#c77dff", "#5be49b"];   // blue/orange first: colour-blind safe
+const TRAIT_FILL = ["impassable", "heavy_cover", "light_cover", "water", "elevated"];
+
+export function s(tag, attrs = {}, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function players(scene) {
+  return [...new Set((scene.units || []).map((u) => String(u.player)))].sort();
+}
+
+export function playerColour(scene, player) {
+  const index = players(scene).indexOf(String(player));
+  return COLOURS[(index < 0 ? 0 : index) % COLOURS.length];
+}
+
+export function unitOf(scene, id) { return (scene.units || []).find((u) => u.id === id); }
+
+// Red Blob Games layout, matching table/hexgrid.py's HexLayout.
+export function hexLayout(spec) {
+  const size = spec.size ?? 1, flat = (spec.orientation ?? "flat") === "flat";
+  const [ox, oy] = spec.origin ?? [0, 0];
+  const r3 = Math.sqrt(3);
+  const toBoard = ([q, r]) => flat ? [ox + size * 1.5 * q, oy + size * r3 * (r + q / 2)]
+                                   : [ox + size * r3 * (q + r / 2), oy + size * 1.5 * r];
+  const fractional = (x, y) => {
+    const px = (x - ox) / size, py = (y - oy) / size;
+    return flat ? [2 / 3 * px, -px / 3 + r3 / 3 * py] : [r3 / 3 * px - py / 3, 2 / 3 * py];
+  };
+  const corners = (h) => {
+    const [cx, cy] = toBoard(h), start = flat ? 0 : 30;
+    return [0, 1, 2, 3, 4, 5].map((i) => {
+      const a = (start + 60 * i) * Math.PI / 180;
+      return [cx + size * Math.cos(a), cy + size * Math.sin(a)];
+    });
+  };
+  return { size, toBoard, fractional, corners };
+}
+
+function hexesOnBoard(layout, width, height) {
+  const qs = [], rs = [];
+  for (const [x, y] of [[0, 0], [width, 0], [0, height], [width, height]]) {
+    const [q, r] = layout.fractional(x, y); qs.push(q); rs.push(r);
+  }
+  const out = [];
+  for (let q = Math.floor(Math.min(...qs)) - 1; q <= Math.ceil(Math.max(...qs)) + 1; q++) {
+    for (let r = Math.floor(Math.min(...rs)) - 1; r <= Math.ceil(Math.max(...rs)) + 1; r++) {
+      const [x, y] = layout.toBoard([q, r]);
+      if (x >= -layout.size / 2 && y >= -layout.size / 2 && x <= width + layout.size / 2
+          && y <= height + layout.size / 2) out.push([q, r]);
+    }
+  }
+  return out;
+}
+
+const points = (poly) => poly.map(([x, y]) => `${x},${y}`).join(" ");
+const key = (h) => `${h[0]},${h[1]}`;
+
+export function modelRadius(model) {
+  const base = model.base || { shape: "circle", diameter_mm: 25 };
+  const mm = base.shape === "circle" ? base.diameter_mm : Math.max(base.width_mm, base.depth_mm);
+  return (mm || 25) * MM / 2;
+}
+
+function drawModel(group, scene, model, view, scale) {
+  const unit = unitOf(scene, model.unit) || {};
+  const state = model.state || "tracked";
+  const classes = ["model", state];
+  if ((view.selected || []).includes(model.id)) classes.push("sel");
+  if (view.warnUnits?.has(model.unit)) classes.push("warn");
+  const g = s("g", { class: classes.join(" "), "data-model": model.id,
+                      transform: `translate(${model.x} ${model.y}) rotate(${model.heading || 0})` });
+  const r = Math.max(modelRadius(model), 0.75 * scale);
+  const base = model.base || {};
+  if (base.shape === "rect" || base.shape === "oval") {
+    const w = Math.max(base.width_mm * MM, 1.5 * scale), d = Math.max(base.depth_mm * MM, 1.5 * scale);
+    const shape = base.shape === "oval" ? s("ellipse", { rx: d / 2, ry: w / 2 })
+                                        : s("rect", { x: -d / 2, y: -w / 2, width: d, height: w });
+    shape.setAttribute("class", "base"); shape.setAttribute("fill", playerColour(scene, unit.player));
+    g.append(shape);
+  } else {
+    g.append(s("circle", { class: "base", r, fill: playerColour(scene, unit.player) }));
+  }
+  g.append(s("line", { class: "heading", x1: 0, y1: 0, x2: r, y2: 0 }));
+  g.append(s("circle", { class: "ring", r: r + 0.35 * scale, fill: "none" }));
+  g.append(s("circle", { class: "wring", r: r + 0.6 * scale, fill: "none" }));
+  g.append(s("title", {}, `${model.id} (${unit.name || model.unit})${state !== "tracked" ? " " + state : ""}`));
+  group.append(g);
+}
+
+// Draw the whole board into `svg`. view: {selected, sight, blockers, covers, reach, warnUnits, draft}
+export function drawBoard(svg, scene, view = {}) {
+  const width = scene.board?.width ?? 48, height = scene.board?.height ?? 48;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.replaceChildren();
+  const scale = Math.max(width, height) / 48;           // keep marks readable on small boards too
+  svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#23301f" }));
+  if (scene.hexgrid) drawHexes(svg, scene, view, width, height);
+  for (const t of scene.terrain || []) {
+    const traits = t.traits || [];
+    const fill = TRAIT_FILL.find((x) => traits.includes(x)) || "plain";
+    const classes = ["terrain", fill, traits.includes("difficult") ? "difficult" : ""];
+    if (view.blockers?.includes(t.id)) classes.push("blocker");
+    else if (view.covers?.includes(t.id)) classes.push("cover");
+    svg.append(s("polygon", { class: classes.join(" "), points: points(t.polygon), "data-terrain": t.id }));
+    const cx = t.polygon.reduce((a, p) => a + p[0], 0) / t.polygon.length;
+    const cy = t.polygon.reduce((a, p) => a + p[1], 0) / t.polygon.length;
+    const label = `${t.id}${t.height ? ` ${t.height}"` : ""}`;
+    svg.append(s("text", { class: "tlabel", x: cx, y: cy, "text-anchor": "middle" }, label));
+  }
+  if (view.draft?.length) {
+    svg.append(s("polygon", { class: "draft", points: points(view.draft) }));
+    for (const [x, y] of view.draft) svg.append(s("circle", { class: "draft-pt", cx: x, cy: y, r: 0.35 * scale }));
+  }
+  const models = (scene.models || []).filter((m) => typeof m.x === "number");
+  const group = s("g", { class: "models" });
+  for (const m of models) drawModel(group, scene, m, view, scale);
+  svg.append(group);
+  drawUnitLabels(svg, scene, models, view, scale);
+  if (view.path?.length > 1) {
+    svg.append(s("polyline", { class: "path", points: points(view.path) }));
+  }
+  if (view.sight?.line) {
+    const [[x1, y1], [x2, y2]] = view.sight.line;
+    svg.append(s("line", { class: `sight ${view.sight.visible ? "clear" : "blocked"}`, x1, y1, x2, y2 }));
+  }
+}
+
+function drawHexes(svg, scene, view, width, height) {
+  const layout = hexLayout(scene.hexgrid);
+  const kinds = new Map((scene.hexes || []).map((h) => [key(h.hex), h]));
+  const reach = new Map((view.reach || []).map((h) => [key(h.hex), h.cost]));
+  const g = s("g", { class: "hexes" });
+  for (const h of hexesOnBoard(layout, width, height)) {
+    const info = kinds.get(key(h));
+    g.append(s("polygon", { class: `hex ${info?.terrain || "clear"}`, points: points(layout.corners(h)),
+                            "data-hex": key(h) }));
+    if (reach.has(key(h))) g.append(s("polygon", { class: "reach", points: points(layout.corners(h)) }));
+    if (info?.road) {
+      const [x, y] = layout.toBoard(h);
+      g.append(s("circle", { class: "road", cx: x, cy: y, r: layout.size * 0.18 }));
+    }
+    if (reach.has(key(h))) {
+      const [x, y] = layout.toBoard(h);
+      g.append(s("text", { class: "tlabel", x, y: y + 0.35, "text-anchor": "middle" }, String(reach.get(key(h)))));
+    }
+  }
+  for (const side of scene.hexsides || []) {
+    const [a, b] = side.between;
+    const ca = layout.corners(a), cb = layout.corners(b);
+    const shared = ca.filter(([x, y]) => cb.some(([u, v]) => Math.hypot(x - u, y - v) < 1e-6));
+    if (shared.length === 2) {
+      const [[x1, y1], [x2, y2]] = shared;
+      g.append(s("line", { class: `hexside ${side.feature}`, x1, y1, x2, y2 }));
+    }
+  }
+  svg.append(g);
+}
+
+function drawUnitLabels(svg, scene, models, view, scale) {
+  const byUnit = new Map();
+  for (const m of models) (byUnit.get(m.unit) || byUnit.set(m.unit, []).get(m.unit)).push(m);
+  for (const [unitId, ms] of byUnit) {
+    const unit = unitOf(scene, unitId) || {};
+    const x = ms.reduce((a, m) => a + m.x, 0) / ms.length;
+    const y = Math.min(...ms.map((m) => m.y)) - 1.3 * scale;
+    svg.append(s("text", { class: "ulabel", x, y, "text-anchor": "middle",
+                           "font-size": 1.3 * scale }, unit.name || unitId));
+    if (view.warnUnits?.has(unitId)) {
+      const bx = x + (unit.name || unitId).length * 0.36 * scale + 0.9 * scale;
+      svg.append(s("circle", { class: "badge", cx: bx, cy: y - 0.45 * scale, r: 0.75 * scale }));
+      svg.append(s("text", { class: "badge-t", x: bx, y: y, "text-anchor": "middle",
+                             "font-size": 1.2 * scale }, "!"));
+    }
+  }
+}
+
+// Board inches under a pointer event.
+export function boardPoint(svg, event) {
+  const p = svg.createSVGPoint();
+  p.x = event.clientX; p.y = event.clientY;
+  const q = p.matrixTransform(svg.getScreenCTM().inverse());
+  return [q.x, q.y];
+}
+
+// The model nearest (x, y) within a thumb's reach (about 1/16 of the board's width).
+export function nearestModel(scene, x, y) {
+  const reach = Math.max(scene.board?.width ?? 48, 24) / 16;
+  let best = null, bestD = reach;
+  for (const m of scene.models || []) {
+    if (typeof m.x !== "number") continue;
+    const d = Math.hypot(m.x - x, m.y - y);
+    if (d < bestD) { best = m; bestD = d; }
+  }
+  return best;
+}
+
+function inside([x, y], poly) {
+  let hit = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i], [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
+}
+
+export function terrainAt(scene, x, y) {
+  return (scene.terrain || []).find((t) => inside([x, y], t.polygon));
+}
+
+function crosses([a, b], [c, d]) {
+  const o = (p, q, r) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+  return o(a, b, c) !== o(a, b, d) && o(c, d, a) !== o(c, d, b);
+}
+
+// Terrain pieces with cover traits that a sight line passes through (for drawing; the count is the rules').
+export function coverCrossed(scene, line) {
+  return (scene.terrain || []).filter((t) => {
+    const traits = t.traits || [];
+    if (!traits.includes("light_cover") && !traits.includes("heavy_cover")) return false;
+    const p = t.polygon;
+    return inside(line[0], p) || inside(line[1], p)
+      || p.some((pt, i) => crosses(line, [pt, p[(i + 1) % p.length]]));
+  }).map((t) => t.id);
+}

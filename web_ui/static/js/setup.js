@@ -1,0 +1,151 @@
+// Set-up pages: camera and calibration, terrain editor, roster and marker sheets, settings, LED strip.
+import { attempt, el, getJSON, send } from "./api.js";
+import { boardPoint, drawBoard } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const TRAITS = ["light_cover", "heavy_cover", "difficult", "impassable", "road", "elevated", "flat",
+                "defensible", "shelter", "concealment", "fordable", "water"];
+const editor = { pieces: null, draft: [], sub: null };
+let rulesets = null;
+
+export function showSetup(sub, app) {
+  editor.sub = sub;
+  for (const name of ["camera", "terrain", "roster", "settings", "leds"]) $(`setup-${name}`).hidden = name !== sub;
+  for (const a of document.querySelectorAll(".subtabs a")) a.classList.toggle("on", a.hash === `#setup/${sub}`);
+  const img = $("camera");
+  if (sub === "camera") {
+    img.onerror = () => { img.hidden = true; $("camera-note").textContent = "No camera view on this table right now."; };
+    img.onload = () => { img.hidden = false; $("camera-note").textContent = ""; };
+    img.src = "/api/camera.mjpeg";
+  } else img.removeAttribute("src");                  // closes the stream
+  if (sub === "terrain" && app.state) { editor.pieces = structuredClone(app.state.scene.terrain || []); }
+  if (sub === "settings") loadSettings(app);
+  renderSetup(app);
+}
+
+export function renderSetup(app) {
+  if (!app.state || !editor.sub) return;
+  const state = app.state;
+  if (editor.sub === "camera") renderStatus(state.status || {});
+  if (editor.sub === "terrain") renderTerrain(state);
+  if (editor.sub === "roster") renderRoster(state);
+  if (editor.sub === "leds") renderLeds(state.leds || []);
+}
+
+function flat(value) {
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${flat(v)}`).join(", ");
+  return String(value);
+}
+
+function renderStatus(status) {
+  const shown = Object.entries(status).filter(([, v]) => v !== "" && v !== null
+    && !(typeof v === "object" && !Object.keys(v).length));
+  $("status").replaceChildren(...shown.flatMap(([k, v]) => [el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, flat(v))]));
+}
+
+// ------------------------------------------------------------------ terrain editor
+function renderTerrain(state) {
+  if (!editor.pieces) editor.pieces = structuredClone(state.scene.terrain || []);
+  drawBoard($("terrain-board"), { ...state.scene, models: state.scene.models, terrain: editor.pieces },
+            { draft: editor.draft });
+  $("terrain-list").replaceChildren(...editor.pieces.map((t, i) => el("li", {},
+    el("span", {}, `${t.id} · ${t.height ?? 0}" · ${(t.traits || []).join(", ") || "no traits"}`),
+    el("button", { type: "button", on: { click: () => { editor.pieces.splice(i, 1); renderTerrain(state); } } },
+      "Delete"))));
+}
+
+function setupTerrainForm(app) {
+  $("traits").append(...TRAITS.map((t) => el("label", {}, el("input", { type: "checkbox", name: "trait", value: t }),
+    t.replace(/_/g, " "))));
+  $("terrain-board").addEventListener("click", (event) => {
+    const [x, y] = boardPoint($("terrain-board"), event);
+    editor.draft.push([Math.round(x * 4) / 4, Math.round(y * 4) / 4]);
+    renderTerrain(app.state);
+  });
+  $("undo-point").addEventListener("click", () => { editor.draft.pop(); renderTerrain(app.state); });
+  $("clear-draft").addEventListener("click", () => { editor.draft = []; renderTerrain(app.state); });
+  $("terrain-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.target;
+    if (editor.draft.length < 3) return attempt(() => Promise.reject(new Error("tap at least 3 corners")));
+    const traits = [...form.querySelectorAll("input[name=trait]:checked")].map((c) => c.value);
+    editor.pieces.push({ id: form.elements.id.value, polygon: editor.draft, height: +form.elements.height.value || 0,
+                         traits });
+    editor.draft = [];
+    form.elements.id.value = `piece-${editor.pieces.length + 1}`;
+    renderTerrain(app.state);
+  });
+  $("save-terrain").addEventListener("click", () =>
+    attempt(() => send("PUT", "/api/terrain", { terrain: editor.pieces }), "Terrain saved to the table"));
+  $("scene-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = event.target.elements.name.value;
+    attempt(() => send("PUT", `/api/scenes/${encodeURIComponent(name)}`), `Scene saved as ${name}`);
+  });
+}
+
+// ------------------------------------------------------------------ roster
+function renderRoster(state) {
+  const models = state.scene.models || [];
+  const rows = models.map((m) => {
+    const input = el("input", { type: "number", min: 0, inputmode: "numeric", placeholder: "seen", value: m.marker });
+    return el("tr", {}, el("td", {}, m.id), el("td", {}, m.unit), el("td", {}, input),
+      el("td", {}, el("button", { type: "button", on: { click: () => attempt(() => send("POST", "/api/roster/assign",
+        { model: m.id, marker: input.value === "" ? null : +input.value }), `Marker assigned to ${m.id}`) } },
+        "Assign")));
+  });
+  if (document.activeElement?.closest("#roster")) return;     // don't redraw under the player's thumb
+  $("roster").replaceChildren(el("tr", {}, ["model", "unit", "marker", ""].map((h) => el("th", {}, h))), ...rows);
+  const unknown = (state.warnings || []).filter((w) => w.kind === "unknown_marker").map((w) => w.id.split(":").pop());
+  $("unknown-markers").textContent = unknown.length ? `Unassigned markers in view: ${unknown.join(", ")}` : "";
+  const ids = models.map((m) => m.marker).filter((v) => typeof v === "number");
+  $("sheet").href = `/api/markers/sheet.svg?ids=${ids.join(",") || "0"}`;
+}
+
+// ------------------------------------------------------------------ settings
+async function loadSettings(app) {
+  rulesets ??= (await getJSON("/api/rulesets")).rulesets;
+  const form = $("settings-form");
+  form.elements.ruleset.replaceChildren(...rulesets.map((r) => el("option", { value: r.name,
+    selected: r.name === app.state?.ruleset }, r.title)));
+  showRulings(app);
+  form.elements.ruleset.onchange = () => showRulings(app);
+}
+
+function showRulings(app) {
+  const form = $("settings-form");
+  const chosen = rulesets.find((r) => r.name === form.elements.ruleset.value);
+  const current = { ...(chosen?.rulings || {}), ...(chosen?.name === app.state?.ruleset
+    ? app.state?.status?.rulings || {} : {}) };
+  const fields = Object.entries(current).map(([k, v]) => typeof v === "boolean"
+    ? el("label", {}, el("input", { type: "checkbox", name: `ruling:${k}`, checked: v }), k.replace(/_/g, " "))
+    : el("label", {}, k.replace(/_/g, " "), el("input", { name: `ruling:${k}`, value: String(v),
+                                                          "data-kind": typeof v })));
+  $("rulings").replaceChildren(el("legend", {}, "Rulings"), ...(fields.length ? fields : [el("span", { class: "hint" },
+    "No options for this rule system.")]));
+  form.elements.brightness.value = String(app.state?.status?.brightness ?? 0.5);
+}
+
+function setupSettingsForm() {
+  $("settings-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const rulings = {};
+    for (const input of form.querySelectorAll("[name^='ruling:']")) {
+      const name = input.name.slice(7);
+      rulings[name] = input.type === "checkbox" ? input.checked
+        : input.dataset.kind === "number" ? Number(input.value) : input.value;
+    }
+    attempt(() => send("PUT", "/api/settings", { ruleset: form.elements.ruleset.value, rulings,
+                                                brightness: Number(form.elements.brightness.value) }), "Settings saved");
+  });
+}
+
+// ------------------------------------------------------------------ LEDs
+function renderLeds(leds) {
+  $("leds").replaceChildren(...leds.map(([r, g, b], i) => el("div", { class: "led", title: `LED ${i}`,
+    style: `background: rgb(${r} ${g} ${b})` })));
+  if (!leds.length) $("leds").replaceChildren(el("p", { class: "hint" }, "This table reports no LED strip."));
+}
+
+export function setupForms(app) { setupTerrainForm(app); setupSettingsForm(); }
