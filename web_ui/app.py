@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from pathlib import Path
 
@@ -30,7 +31,7 @@ def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | 
     folder = Path(data_dir) if data_dir is not None else Path(tempfile.mkdtemp(prefix="smarttable-"))
     resolved, generated = resolve_pin(pin, folder)
     if generated:
-        print(f"Panel PIN (generated, kept in {folder / 'pin.txt'}): {resolved}", flush=True)
+        print(f"Panel PIN (generated, kept in {folder / 'pin.txt'}): {resolved}", file=sys.stderr, flush=True)
     options = PanelOptions(pin=resolved, data_dir=folder.resolve(), sse_interval_s=sse_interval_s,
                            heartbeat_s=heartbeat_s, max_streams=max_streams,
                            marker_dictionary=marker_dictionary, marker_size_mm=marker_size_mm)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,5 +36,5 @@ def serve(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS, *
 
     ctx = app.extensions["smarttable"]
     shown = "localhost" if host in ("0.0.0.0", "::", "") else host
-    print(f"Panel: http://{shown}:{port}/  PIN: {ctx.options.pin}", flush=True)
+    print(f"Panel: http://{shown}:{port}/  PIN: {ctx.options.pin}", file=sys.stderr, flush=True)
     waitress.serve(app, host=host, port=port, threads=threads, ident="smarttable", **options)
