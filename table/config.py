@@ -96,6 +96,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "brightness": Key(NUMBER, 0.5, _unit_interval),
         "supply_amps": Key(NUMBER, 4.0, _positive),
         "gamma": Key(NUMBER, 2.2, _positive),
+        "strip_channels": Key(int, 3,   # 4 for an SK6812 RGBW strip
+                              lambda v: None if v in (3, 4) else f"must be 3 (RGB) or 4 (RGBW), got {v!r}"),
     },
     "web": {
         "host": Key(str, "0.0.0.0"),

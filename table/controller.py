@@ -1,9 +1,16 @@
 """The live table: frames in, rule answers, LEDs and an immutable snapshot out.
 
 `TableController` wires the parts: a capture thread (newest frame only) feeds the vision
-pipeline; observations become game events (moves, pointer selections); every event is committed
-to the game log before it changes the session; the rule system's answers become LED colours; the
-web panel reads `snapshot()` and sends `command()`s; buttons send the same commands.
+pipeline; observations become game events (moves, pointer selections); the rule system's answers
+become LED colours; the web panel reads `snapshot()` and sends `command()`s; buttons send the same
+commands.
+
+The frame-to-LED path does only what the LEDs need. The slow rest runs on one background worker
+(table/background.py): committing the events to the game log, and the rule system's full
+situation report behind the warnings. A snapshot is published only once every event it reflects
+is committed, and a command returns only then, so nothing the panel has seen can be lost to a power
+cut. A move the LEDs showed but the log had not yet committed is found again when the camera sees
+the model on restart (first sightings become placement moves).
 """
 
 from __future__ import annotations
@@ -18,11 +25,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from table import highlight, warnings
+from table.background import Background
 from table.capture import Capture, LatestFrame, SourceOpener
 from table.config import Config
-from table.display import Answers, answers_for, regions_for, situation
+from table.display import AnswerCache, Answers, answers_for, regions_for, situation_of
 from table.errors import ConfigError, QueryError, TableError
 from table.gamelog import GameLog
+from table.hex_tracking import HexTracker
 from table.hw import TableHardware
 from table.leds import LedLayout
 from table.observe import move_events, pointed_model
@@ -31,6 +40,7 @@ from table.rules.base import Ruleset
 from table.scene import Scene, parse_scene, scene_to_dict
 from table.session import GameState, Session, new_game
 from table.snapshot import Snapshot
+from table.syniad_table import SyniadTable
 from table.table_commands import COMMANDS, ButtonActions
 from vision.types import Frame, Observation
 
@@ -75,11 +85,21 @@ class TableController:
         self._latest: Frame | None = None
         self._capture: Capture | None = None
         self._stopping = threading.Event()
+        self._answer_cache = AnswerCache()
+        self._commit_lock = threading.Lock()
+        self._uncommitted = 0                      # event batches applied but not yet on disk
+        self._log_error = ""
+        self._fresh_report: tuple[Scene, dict[str, Any] | None] | None = None   # from the worker
+        self._report_asked: Scene | None = None
+        self.hexes = HexTracker()
+        self.syniad = SyniadTable()
+        self._background = Background(self._settled)
         self.buttons = ButtonActions(self)
         hardware.on_button(self.buttons.pressed)
         self._resume_or_start(scene)
         with self._lock:
-            self._refresh()
+            self._refresh(report_now=True)
+        self._background.settle()
 
     # ------------------------------------------------------------ game and log
 
@@ -106,13 +126,16 @@ class TableController:
         self.start_game(scene)
 
     def start_game(self, scene: Scene) -> None:
-        event = new_game(scene)
+        event = new_game(scene, self.rng.randrange(2**31))
         session = Session()
         session.apply(event)
         with self._lock:
-            self.game = self.gamelog.start_game(scene.ruleset, event)
+            # on the worker, after every event of the game before it is committed
+            started = self._background.submit(lambda: self.gamelog.start_game(scene.ruleset, event))
+            self.game = started.result()
             self.session = session
             self._synced.clear()
+            self.hexes.reset()
             self._warnings = []
 
     @property
@@ -121,18 +144,36 @@ class TableController:
         return self.session.state
 
     def emit(self, event: dict[str, Any]) -> GameState:
-        """Check, commit to the log, then apply one event (the order that survives a power cut)."""
+        """Check and apply one event, and have it committed to the log (see `emit_all`)."""
         return self.emit_all([event])
 
     def emit_all(self, events: list[dict[str, Any]]) -> GameState:
-        """Check every event, commit them in one transaction, then apply them all."""
+        """Check every event, apply them all (or none), and queue them to be committed in one
+        transaction; no snapshot is published until they are on disk."""
         if events:
             trial = self.session.copy()
             for event in events:
                 trial.apply(event)
-            self.gamelog.append_all(self.game, events)
             self.session = trial
+            with self._commit_lock:
+                self._uncommitted += 1
+            self._background.submit(lambda game=self.game: self._commit(game, events))
         return self.state
+
+    def _commit(self, game: int, events: list[dict[str, Any]]) -> None:
+        """On the worker: write one batch of events (a failed write is reported in the status)."""
+        try:
+            self.gamelog.append_all(game, events)
+        except Exception as exc:  # a full or failing disk must not stop the table
+            log.error("game log: %s", exc)
+            self._log_error = f"game log: cannot write: {exc}"
+        finally:
+            with self._commit_lock:
+                self._uncommitted -= 1
+
+    def settle(self, timeout: float = 10.0) -> bool:
+        """Wait until every event so far is committed and the snapshot shows it."""
+        return self._background.settle(timeout)
 
     def replay(self, events: list[dict[str, Any]]) -> GameState:
         """Play a recorded game's events into this controller (a new game in its log)."""
@@ -145,8 +186,10 @@ class TableController:
                     raise QueryError(f"replay: event {index} comes before the game_start event")
                 else:
                     self.emit(event)
-            self._refresh()
-            return self.state
+            self._refresh(report_now=True)
+            state = self.state
+        self.settle()
+        return state
 
     # ------------------------------------------------------------ commands (panel, buttons)
 
@@ -160,6 +203,7 @@ class TableController:
             except TypeError as exc:
                 raise QueryError(f"{name}: {exc}") from None
             self._refresh()
+        self.settle()
         return result
 
     def ruleset(self) -> Ruleset | None:
@@ -180,8 +224,10 @@ class TableController:
 
     # ------------------------------------------------------------ frames
 
-    def process(self, frame: Frame) -> None:
-        """One turn of the loop: vision, then game events, answers, LEDs and snapshot."""
+    def process(self, frame: Frame, wait: bool = True) -> None:
+        """One turn of the loop: vision, then game events, answers and LEDs; the events' commit and
+        the snapshot follow on the worker (`wait`: return only once they are done; the loop thread
+        does not wait)."""
         try:
             observation = self.pipeline.process(frame)
         except Exception as exc:  # a bad frame must never stop the table
@@ -191,13 +237,19 @@ class TableController:
                 self._refresh()
             return
         with self._lock:
-            self.status["frames"] += 1
-            self._latest = frame
+            self._background.frame_idle.clear()
             try:
-                self.observe(observation)
-            except TableError as exc:
-                self._error(f"observation: {exc}")
-            self._refresh()
+                self.status["frames"] += 1
+                self._latest = frame
+                try:
+                    self.observe(observation)
+                except TableError as exc:
+                    self._error(f"observation: {exc}")
+                self._refresh()
+            finally:
+                self._background.frame_idle.set()
+        if wait:
+            self.settle()
 
     def observe(self, obs: Observation) -> None:
         """Turn what the camera saw into game events: moves, first placements, pointer selection."""
@@ -206,9 +258,20 @@ class TableController:
             return
         events = move_events(self.state, obs, self._synced, self.config["tracking"]["move_threshold_in"])
         self._seen = {m: (p.x, p.y) for m, p in obs.markers.items()}
-        pointed = pointed_model(self.state, obs, self.config["markers"]["pointer_id"])
+        snapper = self.hexes.snapper(self.state)
+        if snapper is not None:
+            for event in events:
+                event["hex"] = list(snapper.snap(event["model"], *event["to"]))
+            events += self.syniad.camera_moves(self.state, events)
+        pointer_id = self.config["markers"]["pointer_id"]
+        pointed = pointed_model(self.state, obs, pointer_id)
         if pointed is not None and pointed != self._pointer_pick and pointed != self.state.selected:
             events.append({"kind": "select", "model": pointed, "by": "pointer"})
+        elif pointed is None and snapper is not None and self.state.selected and pointer_id in obs.markers:
+            pose = obs.markers[pointer_id]       # the pointer on an empty hex: the path's destination
+            where = snapper.snap("pointer", pose.x, pose.y)
+            if where != self.state.destination and not pose.occluded:
+                events.append({"kind": "destination", "hex": list(where), "by": "pointer"})
         self._pointer_pick = pointed
         self.emit_all(events)
 
@@ -237,20 +300,44 @@ class TableController:
         return ({int(k) for k in markers["corners"]} | {int(k) for k in markers["edges"]}
                 | {markers["pointer_id"]} | set(self.state.markers()))
 
-    def _refresh(self) -> None:
-        """Recompute what changed (answers, warnings, LEDs, status LED) and publish a snapshot."""
+    def _refresh(self, report_now: bool = False) -> None:
+        """Recompute what changed (answers, warnings, LEDs, status LED) and publish a snapshot.
+        The situation report behind the warnings is asked on the worker (or now, `report_now`)."""
         state = self.state
         ruleset = self.ruleset()
-        if self._cache.get("report_scene") is not state.scene:
-            report = situation(ruleset) if ruleset is not None else None
-            self._cache.update(report_scene=state.scene, report=report)
-        answers_key = (ruleset, state.selected, state.target)   # the object: ids get reused
+        self._update_report(state, report_now)
+        # the ruleset object (ids get reused) stands for the scene and rulings
+        answers_key = (ruleset, state.selected, state.target, state.destination, state.phase)
         if self._cache.get("answers_key") != answers_key:
-            answers = answers_for(state, ruleset) if ruleset is not None and state.selected else Answers()
+            answers = answers_for(state, ruleset, self._answer_cache) if ruleset is not None else Answers()
             self._cache.update(answers_key=answers_key, answers=answers)
-        self._update_warnings(self._cache["report"])
+        self._update_warnings(self._cache.get("report"))
         self._show(regions_for(self.state, self._cache["answers"]))
         self._publish()
+
+    def _update_report(self, state: GameState, now: bool) -> None:
+        """Use the worker's report if it is for this scene; else ask the worker for one."""
+        if self._cache.get("report_scene") is state.scene:
+            return
+        fresh = self._fresh_report
+        if fresh is not None and fresh[0] is state.scene:
+            self._cache.update(report_scene=state.scene, report=fresh[1])
+        elif now:
+            self._fresh_report = (state.scene, situation_of(state))
+            self._cache.update(report_scene=state.scene, report=self._fresh_report[1])
+        elif self._report_asked is not state.scene:
+            self._report_asked = state.scene
+
+            def report() -> None:
+                self._fresh_report = (state.scene, situation_of(state))
+
+            self._background.submit(report, polite=True)
+
+    def _settled(self) -> None:
+        """On the worker, once it is idle: take up its report and publish what is committed."""
+        with self._lock:
+            if self.session.state is not None:
+                self._refresh()
 
     def _update_warnings(self, report: Mapping[str, Any] | None) -> None:
         tolerance = self.config["tracking"]["move_threshold_in"]
@@ -293,6 +380,12 @@ class TableController:
         return "ok" if self.status["calibration"] == "ok" else "uncalibrated"
 
     def _publish(self) -> None:
+        with self._commit_lock:
+            if self._uncommitted:       # published once the worker has committed them
+                return
+        if self._log_error:
+            self._error(self._log_error)
+            self._log_error = ""
         state = self.state
         status = {**self.status, "hardware": self.hw.describe(), "rulings": state.rulings, "game": self.game,
                   "markers_seen": len(self._seen)}
@@ -306,8 +399,13 @@ class TableController:
             self._cache.update(doc_scene=state.scene, doc=scene_to_dict(state.scene))
         selection = {**self._cache["answers"].to_dict(), "pointer": self._pointer_pick,
                      "last_roll": state.last_roll}
+        phase = state.phase_dict()
+        seen = self._seen if self.status["frames"] else None
+        syniad = self.syniad.view(state, self.hexes.observed(state, seen))
+        if syniad is not None:
+            phase["syniad"] = syniad
         with self._snap_cond:
-            self._snapshot = Snapshot(self._snapshot.seq + 1, status, state.scene.ruleset, state.phase_dict(),
+            self._snapshot = Snapshot(self._snapshot.seq + 1, status, state.scene.ruleset, phase,
                                       self._cache["doc"], tuple(self._warnings), self.frame, selection,
                                       time.time())
             self._snap_cond.notify_all()
@@ -359,7 +457,7 @@ class TableController:
         while not self._stopping.is_set():
             frame = slot.take(timeout=0.5)
             if frame is not None:
-                self.process(frame)
+                self.process(frame, wait=False)
             elif self._capture is not None and not self._capture.is_alive():
                 break
 
@@ -370,8 +468,11 @@ class TableController:
             self._capture.stop()
         for thread in self._threads:
             thread.join(timeout=5.0)
+        self._background.settle()
+        self._background.close()
         try:
             self.hw.off()
         finally:
             self.hw.close()
             self.gamelog.close()
+

@@ -5,6 +5,7 @@ into highlight regions. Every question is optional: a rule system that does not 
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +14,10 @@ from shapely.geometry import LineString, Polygon
 
 from table import highlight as hl
 from table.errors import TableError
+from table.rules import get_ruleset
+from table.rules.age_of_tyrants import DEPLOY_DEPTH
 from table.rules.base import Ruleset
+from table.scene import Model, Scene
 from table.session import GameState
 
 log = logging.getLogger(__name__)
@@ -46,6 +50,16 @@ def situation(ruleset: Ruleset) -> dict[str, Any] | None:
             "melee": melee if isinstance(melee, list) else []}
 
 
+def situation_of(state: GameState) -> dict[str, Any] | None:
+    """The warnings' report for a state, from a rule system of its own (the controller asks it on
+    its background worker while the frame path asks the controller's)."""
+    try:
+        ruleset = get_ruleset(state.scene.ruleset)(state.scene, state.rulings)
+    except TableError:
+        return None
+    return situation(ruleset)
+
+
 @dataclass(frozen=True)
 class Answers:
     """The rule system's answers the LEDs and the panel show for the current selection."""
@@ -58,44 +72,149 @@ class Answers:
     los: dict[str, Any] | None = None
     distance: dict[str, Any] | None = None
     moves: dict[str, Any] | None = None
+    path: dict[str, Any] | None = None                         # to the chosen hex (hex systems)
+    template: dict[str, Any] | None = None                     # bombard template over the target
+    deployment: dict[str, Any] | None = None                   # zones, in the deployment phase
 
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.selected, "unit": self.unit, "target": self.target, "bands": self.bands,
                 "band": self.band, "los": self.los, "distance": self.distance,
-                "reachable": None if self.moves is None else len(self.moves.get("reachable", []))}
+                "reachable": None if self.moves is None else len(self.moves.get("reachable", [])),
+                "path": self.path, "template": self.template, "deployment": self.deployment}
 
 
-def answers_for(state: GameState, ruleset: Ruleset) -> Answers:
+def deployment(state: GameState, ruleset: Ruleset) -> dict[str, Any] | None:
+    """Each player's deployment zone and the models standing outside theirs, from the rule
+    system's `deploy` answers: hexes (hex skirmish: `deploy`), or the 6" strip along the table edge
+    each base is measured to (Age of Tyrants: `deploy UNIT`)."""
+    scene = state.scene
+    if "deploy" not in ruleset.questions():
+        return None
+    if scene.hexgrid is not None:
+        answer = ask(ruleset, "deploy")
+        if not isinstance(answer, dict) or not isinstance(answer.get("zones"), dict):
+            return None           # Syniad's `deploy` checks stacks: no zones
+        zones = [{"player": p, "hexes": z["hexes"]} for p, z in sorted(answer["zones"].items())]
+        outside = [m.id for u in answer.get("units", []) if not u.get("ok")
+                   for m in scene.models_of(u["unit"])]
+        return {"zones": zones, "outside": outside}
+    edges: dict[str, str] = {}
+    outside = []
+    for unit in scene.units:
+        answer = ask(ruleset, "deploy", unit.id) if scene.models_of(unit.id) else None
+        for row in answer.get("bases", []) if isinstance(answer, dict) else []:
+            edges.setdefault(unit.player, row["edge"])
+            if not row["in_zone"]:
+                outside.append(row["model"])
+    zones = [{"player": p, "edge": e, "polygon": _edge_strip(scene, e)} for p, e in sorted(edges.items())]
+    return {"zones": zones, "outside": outside} if zones else None
+
+
+def _edge_strip(scene: Scene, edge: str) -> list[list[float]]:
+    """The Age of Tyrants deployment zone: the board within 6" of one table edge."""
+    w, h, d = scene.board.width, scene.board.height, DEPLOY_DEPTH
+    x0, y0, x1, y1 = {"top": (0, 0, w, d), "bottom": (0, h - d, w, h), "left": (0, 0, d, h),
+                      "right": (w - d, 0, w, h)}[edge]
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+
+# Rule systems whose `band A B` between two models depends on those two models alone (the distance
+# between their bases and A's weapons), not on where any other model stands: their answers are
+# kept per pair of model positions and asked again only for a pair one of whose models moved.
+PAIRWISE_BANDS = frozenset({"synaptik", "age_of_tyrants"})
+
+
+def _place(model: Model) -> tuple[Any, ...]:
+    return (model.id, model.x, model.y, model.heading, model.base, model.size, model.height)
+
+
+class AnswerCache:
+    """Band answers by the two models' positions, valid while the scene's units, terrain, board
+    and the rulings stay the same objects (moves only replace models)."""
+
+    def __init__(self) -> None:
+        self._context: tuple[Any, ...] = ()
+        self._bands: dict[tuple[Any, ...], Any] = {}
+        self.asked = 0          # how many band questions reached the rule system (tests, bench)
+
+    def band(self, state: GameState, ruleset: Ruleset, a: Model, b: Model) -> Any:
+        scene: Scene = state.scene
+        if scene.ruleset not in PAIRWISE_BANDS:
+            self.asked += 1
+            return ask(ruleset, "band", a.id, b.id)
+        context = (scene.ruleset, scene.units, scene.terrain, scene.board,
+                   json.dumps(state.rulings, sort_keys=True))
+        if len(context) != len(self._context) or any(
+                x is not y and x != y for x, y in zip(context, self._context, strict=True)):
+            self._context, self._bands = context, {}
+        key = (_place(a), _place(b))
+        if key not in self._bands:
+            self.asked += 1
+            self._bands[key] = ask(ruleset, "band", a.id, b.id)
+            if len(self._bands) > 4096:            # a long game: forget the oldest placements
+                del self._bands[next(iter(self._bands))]
+        return self._bands[key]
+
+
+def answers_for(state: GameState, ruleset: Ruleset, cache: AnswerCache | None = None) -> Answers:
     """Ask the rule system about the selected model: band to every enemy model, and band, line of
     sight and distance to the target; hex systems also give the reachable hexes."""
+    deploying = deployment(state, ruleset) if state.phase == "deployment" else None
     if state.selected is None:
-        return Answers()
+        return Answers(deployment=deploying)
+    cache = cache if cache is not None else AnswerCache()
     scene = state.scene
     model = scene.model(state.selected)
     player = scene.unit(model.unit).player
     bands = {}
     for other in scene.models:
         if scene.unit(other.unit).player != player:
-            answer = ask(ruleset, "band", model.id, other.id)
+            answer = cache.band(state, ruleset, model, other)
             if isinstance(answer, dict) and answer.get("band"):
                 bands[other.id] = str(answer["band"])
     target = state.target
+    hexes = scene.hexgrid is not None
+    to = state.destination
+    bombards = "bombard" in scene.unit(model.unit).stats
     return Answers(model.id, model.unit, target, bands,
                    ask(ruleset, "band", model.id, target) if target else None,
                    ask(ruleset, "los", model.id, target) if target else None,
                    ask(ruleset, "distance", model.id, target) if target else None,
-                   ask(ruleset, "moves", model.unit) if scene.hexgrid is not None else None)
+                   ask(ruleset, "moves", model.unit) if hexes else None,
+                   ask(ruleset, "path", model.unit, f"{to[0]},{to[1]}") if hexes and to else None,
+                   ask(ruleset, "template", target, model.unit) if target and bombards else None,
+                   deploying)
+
+
+def _player_colour(state: GameState, player: str) -> hl.RGB:
+    players = state.players
+    return hl.PLAYER_COLOURS[players.index(player) % 4] if player in players else hl.GREY
+
+
+def _zones(state: GameState, deploying: dict[str, Any] | None) -> list[hl.Region]:
+    """Deployment zones in their players' colours."""
+    regions: list[hl.Region] = []
+    for zone in (deploying or {}).get("zones", []):
+        colour = _player_colour(state, zone["player"])
+        if "hexes" in zone and state.scene.hexgrid is not None:
+            cells = frozenset((int(q), int(r)) for q, r in zone["hexes"])
+            regions.append(hl.Hexes(state.scene.hexgrid, cells, colour))
+        elif "polygon" in zone:
+            regions.append(hl.Area(tuple((float(x), float(y)) for x, y in zone["polygon"]), colour))
+    return regions
 
 
 def regions_for(state: GameState, answers: Answers) -> list[hl.Region]:
-    """Highlight regions, bottom to top: movement range, range bands, cover and sight line,
-    then one spot per model (band colour for enemies, white for the selection)."""
+    """Highlight regions, bottom to top: deployment zones, movement range, range bands, the path
+    to the chosen hex, the bombard template, cover and sight line, then one spot per model (band
+    colour for enemies, white for the selection; a model outside its deployment zone: purple)."""
     scene = state.scene
+    regions: list[hl.Region] = _zones(state, answers.deployment)
+    outside = set((answers.deployment or {}).get("outside", []))
     if answers.selected is None:
-        players = state.players
-        return [hl.Spot(m.position, hl.PLAYER_COLOURS[players.index(scene.unit(m.unit).player) % 4])
-                for m in scene.models]
-    regions: list[hl.Region] = []
+        return regions + [hl.Spot(m.position, hl.SIGHT_BLOCKED if m.id in outside
+                                  else _player_colour(state, scene.unit(m.unit).player))
+                          for m in scene.models]
     if answers.moves and scene.hexgrid is not None:
         cells = frozenset(tuple(r["hex"]) for r in answers.moves.get("reachable", []))
         regions.append(hl.Hexes(scene.hexgrid, cells, hl.MOVE_RANGE))  # type: ignore[arg-type]
@@ -105,11 +224,22 @@ def regions_for(state: GameState, answers: Answers) -> list[hl.Region]:
         for name, (inner, outer) in unit.weapons[0].bands.items():
             if name in hl.BAND_COLOURS:
                 regions.append(hl.Band(centres, inner, outer, hl.BAND_COLOURS[name]))
+    path = (answers.path or {}).get("path")
+    if path and scene.hexgrid is not None:
+        colour = hl.PATH if (answers.path or {}).get("within_move", True) else hl.SIGHT_BLOCKED
+        regions.append(hl.Hexes(scene.hexgrid, frozenset((int(q), int(r)) for q, r in path[1:]), colour))
+    template = answers.template
+    if template:
+        colour = hl.TEMPLATE if template.get("far_enough", True) else hl.SIGHT_BLOCKED
+        regions.append(hl.Band(((float(template["centre"][0]), float(template["centre"][1])),), 0.0,
+                               float(template["radius"]), colour))
     los = answers.los
     if isinstance(los, dict):
         regions += _sight(state, los)
     for model_id, band in answers.bands.items():
         regions.append(hl.Spot(scene.model(model_id).position, hl.BAND_COLOURS.get(band, hl.GREY)))
+    for model_id in (template or {}).get("touched", []):
+        regions.append(hl.Spot(scene.model(model_id).position, hl.TEMPLATE))
     regions.append(hl.Spot(scene.model(answers.selected).position, hl.SELECTED))
     return regions
 

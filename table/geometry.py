@@ -9,6 +9,7 @@ or runs along an edge does not cross (see `core`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -77,6 +78,26 @@ def outer_outline(model: Model, sides: int = 16) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
+def _outer_planes(base: Base, heading: float, sides: int) -> tuple[np.ndarray, np.ndarray, float]:
+    vertices = _outer_vertices(base, heading, sides)
+    normals, offsets = clip_planes(vertices)
+    normals.setflags(write=False)
+    offsets.setflags(write=False)
+    return normals, offsets, float(np.hypot(vertices[:, 0], vertices[:, 1]).max())
+
+
+def outer_planes(model: Model, sides: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """`clip_planes` of `outer_outline` (worked out once per base and heading)."""
+    normals, offsets, _ = _outer_planes(model.base, model.heading, sides)
+    return normals, offsets + normals @ np.asarray(model.position)
+
+
+def outer_reach(model: Model, sides: int = 16) -> float:
+    """Radius of a disc round the model's centre that holds `outer_outline` (so the whole base)."""
+    return _outer_planes(model.base, model.heading, sides)[2]
+
+
+@lru_cache(maxsize=4096)
 def _base_planes(base: Base, heading: float) -> tuple[np.ndarray, np.ndarray]:
     normals, offsets = clip_planes(_base_vertices(base, heading))
     normals.setflags(write=False)
@@ -141,6 +162,19 @@ def terrain_polygon(piece: Terrain) -> Polygon:
     return polygon if polygon.is_valid else shapely.make_valid(polygon).buffer(0)
 
 
+def terrain_polygons(pieces: Sequence[Terrain]) -> list[Polygon]:
+    """`terrain_polygon` of each piece, made in one shapely call per vertex count."""
+    found: list[Polygon] = [None] * len(pieces)  # type: ignore[list-item]
+    by_count: dict[int, list[int]] = {}
+    for k, piece in enumerate(pieces):
+        by_count.setdefault(len(piece.polygon), []).append(k)
+    for slots in by_count.values():
+        made = shapely.polygons(np.array([pieces[k].polygon for k in slots], dtype=float))
+        for k, polygon, valid in zip(slots, made, shapely.is_valid(made), strict=True):
+            found[k] = polygon if valid else shapely.make_valid(polygon).buffer(0)
+    return found
+
+
 def segment(a: tuple[float, float], b: tuple[float, float]) -> LineString:
     return LineString([a, b])
 
@@ -149,6 +183,25 @@ def core(polygon: Polygon, graze: float = GRAZE) -> Polygon:
     """The polygon shrunk by `graze` (mitred corners): what a segment must touch to cross it."""
     shrunk = polygon.buffer(-graze, join_style="mitre")
     return shrunk if not shrunk.is_empty else polygon
+
+
+def core_many(polygons: Sequence[Polygon], graze: float = GRAZE) -> list[Polygon]:
+    """`core` of each polygon, in one shapely call."""
+    if not len(polygons):
+        return []
+    shapes = np.asarray(polygons, dtype=object)
+    shrunk = shapely.buffer(shapes, -graze, join_style="mitre")
+    return list(np.where(shapely.is_empty(shrunk), shapes, shrunk))
+
+
+def segment_near(segments: np.ndarray, discs: np.ndarray) -> np.ndarray:
+    """Whether each (2, 2) segment comes within its disc (x, y, radius), with a margin of 1e-9."""
+    start, step = segments[:, 0], segments[:, 1] - segments[:, 0]
+    rel = discs[:, :2] - start
+    length2 = np.einsum("nk,nk->n", step, step)
+    t = np.clip(np.einsum("nk,nk->n", rel, step) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+    gap = rel - t[:, None] * step
+    return np.einsum("nk,nk->n", gap, gap) <= (discs[:, 2] + 1e-9) ** 2
 
 
 def clip_planes(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -165,14 +218,18 @@ def convex_clip(vertices: np.ndarray | tuple[np.ndarray, np.ndarray], origins: n
                 directions: np.ndarray, tol: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
     """Where lines `origins + t * directions` run inside a convex polygon (Cyrus-Beck).
 
-    The polygon is its vertices, or its `clip_planes`. Returns (t_in, t_out) per line; a line misses
-    the polygon when t_in > t_out. The polygon is taken `tol` larger so that a tangent line still
-    meets it at its touching point.
+    The polygon is its vertices, or its `clip_planes`; or one polygon per line, as planes stacked
+    (M, N, 2) and (M, N). Returns (t_in, t_out) per line; a line misses the polygon when t_in > t_out.
+    The polygon is taken `tol` larger so that a tangent line still meets it at its touching point.
     """
     normals, offsets = clip_planes(vertices) if isinstance(vertices, np.ndarray) else vertices
     # inside: n . (o + t d) <= c + tol for every edge
-    num = tol + offsets - origins @ normals.T  # (M, N)
-    den = directions @ normals.T
+    if normals.ndim == 3:
+        num = tol + offsets - np.einsum("mk,mnk->mn", origins, normals)
+        den = np.einsum("mk,mnk->mn", directions, normals)
+    else:
+        num = tol + offsets - origins @ normals.T  # (M, N)
+        den = directions @ normals.T
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ratio = num / den
     t_in = np.where(den < 0, ratio, -np.inf).max(axis=1)

@@ -47,6 +47,8 @@ SIGHT_BLOCKED: RGB = REDDISH_PURPLE
 COVER_LIGHT: RGB = ORANGE
 COVER_HEAVY: RGB = SKY_BLUE
 MOVE_RANGE: RGB = BLUISH_GREEN
+PATH: RGB = YELLOW              # the cheapest path to the chosen hex, over the movement range
+TEMPLATE: RGB = VERMILLION      # the bombard template and the bases it touches
 PLAYER_COLOURS: tuple[RGB, ...] = (ORANGE, SKY_BLUE, YELLOW, REDDISH_PURPLE)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from table import dice
 from table.errors import QueryError
+from table.rules import aot_combat
 
 SUCCESS = 5   # Synaptik: a 5+ on any die is a success
 
@@ -28,14 +29,15 @@ def pool(rng: random.Random, d6: int = 0, d8: int = 0, d10: int = 0, reroll: str
 
 
 def attack(rng: random.Random, attack: int, defence: int, modifiers: int = 0,
-           defence_modifiers: int = 0) -> dict[str, Any]:
-    """Age of Tyrants: 1d6 + AM/AP + modifiers against 1d6 + SR + modifiers; the margin decides
-    (under 1 no effect, 1-3 one SP, 4-5 two SP, 6+ destroyed)."""
+           defence_modifiers: int = 0, sp: int = 0) -> dict[str, Any]:
+    """Age of Tyrants: 1d6 + AM/AP + modifiers against 1d6 + SR + modifiers; the margin's effect on
+    a base carrying `sp` suppression points comes from the rule system's table (aot_combat)."""
     a, d = rng.randint(1, 6), rng.randint(1, 6)
     margin = (a + attack + modifiers) - (d + defence + defence_modifiers)
-    outcome = "no effect" if margin < 1 else "1 SP" if margin <= 3 else "2 SP" if margin <= 5 else "destroyed"
+    damage = aot_combat.attack_damage(margin, sp)
     return {"attacker_die": a, "defender_die": d, "attacker_total": a + attack + modifiers,
-            "defender_total": d + defence + defence_modifiers, "margin": margin, "outcome": outcome}
+            "defender_total": d + defence + defence_modifiers, "margin": margin,
+            "outcome": damage.result, "damage": damage.to_dict()}
 
 
 def combat(rng: random.Random, attackers: list[int], defenders: list[int]) -> dict[str, Any]:

@@ -17,16 +17,19 @@ from table.scene import Model, Scene, parse_scene, scene_to_dict
 
 # Phase steps per rule system: (phase, player) where player is an index into the scene's players,
 # "alternate" (players take turns activating units; `confirm` passes to the other player), or None.
+# A "deployment" step comes once, before the first turn's other steps.
 PHASES: dict[str, tuple[tuple[str, int | str | None], ...]] = {
     "synaptik": (("initiative", None), ("activations", "alternate"), ("end of turn", None)),
-    "age_of_tyrants": (("initiative", None), ("orders", "alternate"), ("end of turn", None)),
+    "age_of_tyrants": (("deployment", None), ("initiative", None), ("orders", "alternate"),
+                       ("end of turn", None)),
     "syniad": (("movement", 0), ("combat", 0), ("movement", 1), ("combat", 1)),
-    "hex_skirmish": (("hero", None), ("movement", None), ("ability", None), ("shooting", None),
-                     ("melee", None)),
+    "hex_skirmish": (("deployment", None), ("hero", None), ("movement", None), ("ability", None),
+                     ("shooting", None), ("melee", None)),
 }
 # Synaptik orders change how far a unit may move in its activation (Orders section).
 ORDER_ALLOWANCE = {"standard": 1.0, "maneuver": 2.0, "charge": 2.0, "regroup": 0.5}
-UNDOABLE = frozenset({"phase", "select", "target", "confirm", "acknowledge", "terrain", "marker", "settings"})
+UNDOABLE = frozenset({"phase", "select", "target", "confirm", "acknowledge", "terrain", "marker", "settings",
+                      "destination", "syniad"})
 KINDS = UNDOABLE | {"game_start", "move", "measure", "roll", "warning", "warning_cleared", "camera", "undo"}
 
 
@@ -58,6 +61,10 @@ class GameState:
     brightness: float | None = None
     rulings: dict[str, Any] = field(default_factory=dict)
     last_roll: dict[str, Any] | None = None
+    destination: tuple[int, int] | None = None    # the hex the selected unit's path leads to
+    origin: Scene | None = None                   # the scene the game started with
+    seed: int | None = None                       # the game's dice seed (from game_start)
+    syniad: tuple[tuple[str, tuple[Any, ...]], ...] = ()   # a Syniad game's actions (table/syniad_table.py)
 
     @property
     def players(self) -> list[str]:
@@ -95,9 +102,12 @@ class GameState:
                 {"unit": self.activation.unit, "number": self.activation.number}}
 
 
-def new_game(scene: Scene) -> dict[str, Any]:
-    """The event that starts a game with a scene."""
-    return {"kind": "game_start", "scene": scene_to_dict(scene)}
+def new_game(scene: Scene, seed: int | None = None) -> dict[str, Any]:
+    """The event that starts a game with a scene (and the seed of the rule system's own dice)."""
+    event: dict[str, Any] = {"kind": "game_start", "scene": scene_to_dict(scene)}
+    if seed is not None:
+        event["seed"] = seed
+    return event
 
 
 def _model(state: GameState, model_id: Any) -> Model:
@@ -134,7 +144,10 @@ def _move(state: GameState, event: dict[str, Any]) -> GameState:
         state = _start_activation(state, model.unit, 1.0, model, start)
     x, y = float(event["to"][0]), float(event["to"][1])
     heading = float(event.get("heading", model.heading))
-    hex_ = HexLayout.from_spec(state.scene.hexgrid).to_hex(x, y) if state.scene.hexgrid else None
+    hex_ = None
+    if state.scene.hexgrid is not None:   # the table's snapped hex (hysteresis), else the nearest
+        hex_ = (tuple(int(v) for v in event["hex"]) if event.get("hex")
+                else HexLayout.from_spec(state.scene.hexgrid).to_hex(x, y))
     moved = replace(model, x=x, y=y, heading=heading, hex=hex_)
     models = tuple(moved if m.id == model.id else m for m in state.scene.models)
     return replace(state, scene=state.scene.with_models(models))
@@ -143,21 +156,23 @@ def _move(state: GameState, event: dict[str, Any]) -> GameState:
 def _phase(state: GameState) -> GameState:
     step, turn = state.step + 1, state.turn
     if step >= len(state.steps):
-        step, turn = 0, turn + 1
+        step, turn = (1 if state.steps[0][0] == "deployment" else 0), turn + 1
+    actions = (*state.syniad, ("next_phase", ())) if state.scene.ruleset == "syniad" else state.syniad
     return replace(state, step=step, turn=turn, activation=None, finished=(), selected=None, target=None,
-                   player_index=0)
+                   player_index=0, destination=None, syniad=actions)
 
 
 def _select(state: GameState, event: dict[str, Any]) -> GameState:
     if event.get("model") is None:
-        return replace(state, selected=None, target=None)
+        return replace(state, selected=None, target=None, destination=None)
     model = _model(state, event["model"])
     order = event.get("order") or "standard"
     if order not in ORDER_ALLOWANCE:
         raise QueryError(f"unknown order {order!r} (known: {', '.join(ORDER_ALLOWANCE)})")
     factor = ORDER_ALLOWANCE[order]
     target = state.target if state.target and _unit_of(state, state.target) != model.unit else None
-    state = replace(state, selected=model.id, target=target)
+    destination = state.destination if state.selected == model.id else None
+    state = replace(state, selected=model.id, target=target, destination=destination)
     own_turn = state.player is None or state.scene.unit(model.unit).player == state.player
     if own_turn and (state.activation is None or state.activation.unit != model.unit):
         state = _start_activation(state, model.unit, factor)   # looking at an enemy unit activates nothing
@@ -182,9 +197,20 @@ def _target(state: GameState, event: dict[str, Any]) -> GameState:
     return replace(state, target=None if ident is None else str(ident))
 
 
+def _destination(state: GameState, event: dict[str, Any]) -> GameState:
+    where = event.get("hex")
+    if where is None:
+        return replace(state, destination=None)
+    if state.scene.hexgrid is None:
+        raise QueryError("destination: this scene has no hex grid")
+    if state.selected is None:
+        raise QueryError("destination: select a unit first")
+    return replace(state, destination=(int(where[0]), int(where[1])))
+
+
 def _confirm(state: GameState) -> GameState:
     alternate = state.steps[state.step][1] == "alternate"
-    return replace(_end_activation(state), selected=None, target=None,
+    return replace(_end_activation(state), selected=None, target=None, destination=None,
                    player_index=state.player_index + 1 if alternate else state.player_index)
 
 
@@ -217,7 +243,8 @@ def apply(state: GameState | None, event: dict[str, Any]) -> GameState:
     """The state after one event; raises QueryError (or SceneError) for an event that cannot apply."""
     kind = event.get("kind")
     if kind == "game_start":
-        return GameState(parse_scene(event["scene"], "game_start.scene"))
+        scene = parse_scene(event["scene"], "game_start.scene")
+        return GameState(scene, origin=scene, seed=event.get("seed"))
     if state is None:
         raise QueryError(f"event {kind!r} before the game started")
     if kind == "move":
@@ -228,6 +255,11 @@ def apply(state: GameState | None, event: dict[str, Any]) -> GameState:
         return _select(state, event)
     if kind == "target":
         return _target(state, event)
+    if kind == "destination":
+        return _destination(state, event)
+    if kind == "syniad":
+        args = tuple(tuple(a) if isinstance(a, list) else a for a in event.get("args", []))
+        return replace(state, syniad=(*state.syniad, (str(event["action"]), args)))
     if kind == "confirm":
         return _confirm(state)
     if kind == "acknowledge":

@@ -12,7 +12,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from table.geometry import GRAZE, Point2, core
+from table.geometry import GRAZE, Point2, core_many
 
 
 class ShapeIndex:
@@ -25,7 +25,7 @@ class ShapeIndex:
             raise ValueError("one id (and core) per shape")
         self.ids = tuple(ids)
         self.shapes = tuple(shapes)
-        self.cores = tuple(cores) if cores is not None else tuple(core(s, graze) for s in shapes)
+        self.cores = tuple(cores) if cores is not None else tuple(core_many(shapes, graze))
         self.tree = shapely.STRtree(self.cores)
         self._cores = np.array(self.cores, dtype=object)
         shapely.prepare(self._cores)
@@ -77,6 +77,20 @@ class ShapeIndex:
         _, hits = self._hits(np.asarray(geometries, dtype=object))
         return sorted(set(hits.tolist()))
 
+    def containing_many(self, points: np.ndarray) -> list[list[int]]:
+        """`containing` for each point of an (N, 2) array."""
+        found: list[list[int]] = [[] for _ in range(len(points))]
+        if not len(self) or not len(points):
+            return found
+        xy = np.asarray(points, dtype=float).reshape(-1, 2)
+        x, y = xy[:, 0], xy[:, 1]
+        boxes = shapely.box(x - 2 * GRAZE, y - 2 * GRAZE, x + 2 * GRAZE, y + 2 * GRAZE)
+        p_idx, k_idx = self.tree.query(boxes)
+        keep = shapely.covers(np.array(self.shapes, dtype=object)[k_idx], shapely.points(xy[p_idx]))
+        for p, k in sorted(zip(p_idx[keep].tolist(), k_idx[keep].tolist(), strict=True)):
+            found[p].append(k)
+        return found
+
     def containing(self, point: Point2) -> list[int]:
         """Indices of the shapes that hold the point (outline included)."""
         if not len(self):
@@ -85,3 +99,4 @@ class ShapeIndex:
         x, y = point
         hits = self.tree.query(shapely.box(x - 2 * GRAZE, y - 2 * GRAZE, x + 2 * GRAZE, y + 2 * GRAZE))
         return sorted(int(k) for k in hits if self.shapes[k].covers(probe))
+

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from table import rolls
+from table import rolls, syniad_table
 from table.errors import QueryError, TableError
 from table.rules import get_ruleset
 from table.scene import parse_scene
@@ -49,6 +49,32 @@ def select(c: TableController, id: Any = None, model: Any = None, order: str | N
 def target(c: TableController, id: Any = None) -> dict[str, Any]:
     state = c.emit({"kind": "target", "target": None if id is None else str(id)})
     return {"selected": state.selected, "target": state.target}
+
+
+def destination(c: TableController, hex: Any = None) -> dict[str, Any]:
+    """Choose the hex the selected unit's path leads to ("Q,R" or [q, r]; None clears it)."""
+    where = None
+    if hex is not None:
+        parts = hex.split(",") if isinstance(hex, str) else list(hex)
+        try:
+            q, r = (int(v) for v in parts)
+        except (TypeError, ValueError):
+            raise QueryError(f"destination: expected a hex Q,R, got {hex!r}") from None
+        where = [q, r]
+    state = c.emit({"kind": "destination", "hex": where})
+    chosen = None if state.destination is None else list(state.destination)
+    return {"selected": state.selected, "destination": chosen}
+
+
+def syniad(c: TableController, action: str, args: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
+    """A Syniad game action (select_unit, move, select_target, add_attacker, resolve...); the
+    phase advances through `advance_phase`, which keeps the table's phases in step."""
+    logged = syniad_table.action_args(action, args)
+    if action == "next_phase":
+        return advance_phase(c)
+    answer = c.syniad.trial(c.state, action, logged)
+    c.emit({"kind": "syniad", "action": action, "args": logged})
+    return answer if isinstance(answer, dict) else {"answer": answer}
 
 
 def confirm(c: TableController) -> dict[str, Any]:
@@ -112,7 +138,8 @@ def new_game(c: TableController, scene: dict[str, Any] | None = None) -> dict[st
 COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
     "roll": roll, "acknowledge": acknowledge, "set_terrain": set_terrain, "assign_marker": assign_marker,
-    "settings": settings, "measure": measure, "new_game": new_game,
+    "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
+    "syniad": syniad,
 }
 
 

@@ -20,7 +20,7 @@ __all__ = ["ColourCorrection", "LedStrip", "MockStrip", "PinMap", "SpiStrip", "T
 
 def build_strip(hardware: Mapping[str, Any], count: int, pins: PinMap, mock: bool) -> LedStrip:
     correction = ColourCorrection(count, hardware["color_order"], hardware["gamma"], hardware["brightness"],
-                                  hardware["supply_amps"])
+                                  hardware["supply_amps"], hardware["strip_channels"])
     if mock or hardware["strip"] in ("mock", "none"):
         return MockStrip(correction)
     return SpiStrip(correction, pins.spi_bus, pins.spi_device)

@@ -1,8 +1,13 @@
-"""Addressable LED strips (WS2812B / SK6812 RGB): colour correction, an SPI driver and a mock.
+"""Addressable LED strips (WS2812B / SK6812 RGB, SK6812 RGBW): colour correction, an SPI driver and a mock.
 
 `LedStrip` is the interface: subclasses must implement `_write(data)` (the corrected frame as an
-(N, 3) uint8 array in wire colour order) and may override `close()`. `show(frame)` applies gamma,
-the brightness setting and the power cap, reorders the channels and writes.
+(N, 3) or, for an RGBW strip, (N, 4) uint8 array in wire colour order) and may override `close()`.
+`show(frame)` applies gamma, the brightness setting and the power cap, reorders the channels and writes.
+
+An RGBW strip (`channels=4`) gets the white part of each colour on its white LED: in linear light,
+W = min(R, G, B) and that amount is taken off R, G and B, so a colour keeps its hue and white costs
+one channel's current instead of three. The wire order is `color_order` followed by W (SK6812 RGBW:
+GRBW).
 
 The SPI driver sends each data bit as three SPI bits (1 -> 110, 0 -> 100) at 2.4 MHz, which gives
 the WS2812's 0.4/0.8 us pulses on every Pi including the Pi 5; it needs only MOSI (GPIO 10).
@@ -36,6 +41,11 @@ class ColourCorrection:
     gamma: float = 2.2
     brightness: float = 0.5
     supply_amps: float = 4.0
+    channels: int = 3
+
+    def __post_init__(self) -> None:
+        if self.channels not in (3, 4):
+            raise HardwareError(f"LED strip: channels must be 3 (RGB) or 4 (RGBW), got {self.channels}")
 
     @property
     def budget_ma(self) -> float:
@@ -44,26 +54,34 @@ class ColourCorrection:
 
     @property
     def full_white_cap(self) -> float:
-        """The brightness at which every LED at full white stays within the budget (0..1)."""
-        return max(0.0, min(1.0, self.budget_ma / (self.count * 3 * MA_PER_CHANNEL)))
+        """The brightness at which every LED at full white stays within the budget (0..1): white
+        lights three channels of an RGB LED, the one white channel of an RGBW LED."""
+        lit = 3 if self.channels == 3 else 1
+        return max(0.0, min(1.0, self.budget_ma / (self.count * lit * MA_PER_CHANNEL)))
 
     def current_ma(self, wire: np.ndarray) -> float:
         """Estimated current of a corrected frame (mA), idle current included."""
         return float(wire.sum(dtype=np.int64)) / 255.0 * MA_PER_CHANNEL + self.count * MA_IDLE_PER_LED
 
     def apply(self, frame: Sequence[RGB] | np.ndarray) -> np.ndarray:
-        """Gamma-correct, scale by brightness (lowered further if the frame would exceed the
-        power budget) and reorder to wire order: an (N, 3) uint8 array."""
+        """Gamma-correct, take out the white part (RGBW), scale by brightness (lowered further if
+        the frame would exceed the power budget) and reorder to wire order: an (N, channels) uint8
+        array."""
         rgb = np.asarray(frame, dtype=float).reshape(-1, 3)
         if len(rgb) != self.count:
             raise HardwareError(f"LED frame has {len(rgb)} colours, the strip has {self.count} LEDs")
         linear = (np.clip(rgb, 0, 255) / 255.0) ** self.gamma
+        order = ["RGB".index(c) for c in self.color_order]
+        if self.channels == 4:
+            white = linear.min(axis=1, keepdims=True)
+            linear = np.hstack([linear - white, white])
+            order.append(3)
         full_ma = float(linear.sum()) * MA_PER_CHANNEL
         scale = self.brightness
         if full_ma * scale > max(self.budget_ma, 0.0):
             scale = max(self.budget_ma, 0.0) / full_ma
         wire = np.floor(linear * scale * 255.0 + 0.5).astype(np.uint8)
-        return wire[:, ["RGB".index(c) for c in self.color_order]]
+        return wire[:, order]
 
 
 class LedStrip:
@@ -141,18 +159,19 @@ def encode_spi(wire: np.ndarray) -> np.ndarray:
     return np.concatenate([np.zeros(1, dtype=np.uint8), data, np.zeros(RESET_BYTES, dtype=np.uint8)])
 
 
-def decode_spi(stream: np.ndarray) -> np.ndarray:
-    """Inverse of `encode_spi`: the wire bytes, (N, 3) (tests read back what went over the bus)."""
+def decode_spi(stream: np.ndarray, channels: int = 3) -> np.ndarray:
+    """Inverse of `encode_spi`: the wire bytes, (N, channels) (tests read back what went over the bus)."""
     body = np.asarray(stream, dtype=np.uint8)[1:-RESET_BYTES].reshape(-1, 3).astype(np.uint32)
     bits = (body[:, 0] << 16) | (body[:, 1] << 8) | body[:, 2]
     values = np.zeros(len(bits), dtype=np.uint32)
     for i in range(8):
         values = (values << 1) | ((bits >> (3 * (7 - i) + 1)) & 1)
-    return values.astype(np.uint8).reshape(-1, 3)
+    return values.astype(np.uint8).reshape(-1, channels)
 
 
 class SpiStrip(LedStrip):
-    """A WS2812B/SK6812 strip on the SPI bus's MOSI pin (`/dev/spidev{bus}.{device}`)."""
+    """A WS2812B/SK6812 strip on the SPI bus's MOSI pin (`/dev/spidev{bus}.{device}`); RGBW strips
+    use the same timing with 32 bits per LED instead of 24."""
 
     def __init__(self, correction: ColourCorrection, bus: int = 0, device: int = 0, spi: Any = None):
         super().__init__(correction)

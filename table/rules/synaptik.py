@@ -17,10 +17,11 @@ import shapely
 
 from table.dice import Pool, reroll, roll, successes
 from table.errors import QueryError
-from table.geometry import Point2, footprint, footprint_core, inner_radius, terrain_polygon
+from table.geometry import Point2, footprint, inner_radius, terrain_polygons
 from table.rules.base import question, register
 from table.rules.inch import InchRuleset, finite, inches
-from table.rules.synaptik_los import Sight, SightLines, covers_on_lines
+from table.rules.synaptik_cover import Bases, covers_on_lines
+from table.rules.synaptik_los import Sight, SightLines
 from table.rules.synaptik_move import Terrain2D
 from table.rules.synaptik_orders import SUCCESS, allowance, firing_line, initiative, order_name
 from table.rules.synaptik_units import MELEE_RANGE, band_of, cohesion, melee_contacts
@@ -60,10 +61,21 @@ class Synaptik(InchRuleset):
         return frozenset(t.id for t in self.scene.terrain if t.has("heavy_cover"))
 
     @cached_property
-    def model_index(self) -> ShapeIndex:
-        models = [m for m in self.scene.models if m.x is not None]
-        return ShapeIndex([m.id for m in models], [footprint(m) for m in models],
-                          cores=[footprint_core(m) for m in models])
+    def bases(self) -> Bases:
+        """Every model standing on the table (for units in the way of a line)."""
+        return Bases([m for m in self.scene.models if m.x is not None])
+
+    @cached_property
+    def members(self) -> dict[str, tuple[Model, ...]]:
+        """Each unit's models (as `scene.models_of`), worked out once."""
+        found: dict[str, list[Model]] = {u.id: [] for u in self.scene.units}
+        for m in self.scene.models:
+            found.setdefault(m.unit, []).append(m)
+        return {uid: tuple(models) for uid, models in found.items()}
+
+    @cached_property
+    def by_id(self) -> dict[str, Model]:
+        return {m.id: m for m in self.scene.models}
 
     @cached_property
     def unit_of(self) -> dict[str, str]:
@@ -93,12 +105,10 @@ class Synaptik(InchRuleset):
 
     def _canonical_sight(self, shooter: Unit, target: Unit) -> Sight:
         """Unit-to-unit sight, worked out once per pair (first-listed unit as shooter) and turned round."""
-        order = {u.id: k for k, u in enumerate(self.scene.units)}
-        first, second = sorted((shooter, target), key=lambda u: order[u.id])
+        first, second = self._canonical(shooter, target)
         key = (first.id, second.id)
         if key not in self._sights:
-            self._sights[key] = self.sight.between(self.scene.models_of(first.id),
-                                                   self.scene.models_of(second.id))
+            self._sights[key] = self.sight.between(self.members[first.id], self.members[second.id])
         sight = self._sights[key]
         return sight if first is shooter else reverse(sight)
 
@@ -106,10 +116,25 @@ class Synaptik(InchRuleset):
     def _sights(self) -> dict[tuple[str, str], Sight]:
         return {}
 
+    def _canonical(self, a: Unit, b: Unit) -> tuple[Unit, Unit]:
+        """The pair's units, first-listed first."""
+        return (a, b) if self._unit_order[a.id] < self._unit_order[b.id] else (b, a)
+
+    @cached_property
+    def _unit_order(self) -> dict[str, int]:
+        return {u.id: k for k, u in enumerate(self.scene.units)}
+
+    def _work_out_sights(self, pairs: list[tuple[Unit, Unit]]) -> None:
+        """Unit-to-unit sight for many pairs in one batch (see `SightLines.between_many`)."""
+        todo = list({(a.id, b.id): (a, b) for a, b in (self._canonical(s, t) for s, t in pairs)
+                     if (a.id, b.id) not in self._sights}.values())
+        found = self.sight.between_many([(self.members[a.id], self.members[b.id]) for a, b in todo])
+        self._sights.update({(a.id, b.id): s for (a, b), s in zip(todo, found, strict=True)})
+
     def los_answers(self, sights: list[Sight]) -> list[dict[str, Any]]:
         """The contract's LOS answers for sights, cover counted for each pair's shooter (one batch)."""
-        seen = [(self.model(s.pair[0]), self.model(s.pair[1])) for s in sights if s.visible]
-        covers = iter(covers_on_lines(seen, self.cover_index, self.heavy, self.model_index, self.unit_of))
+        seen = [(self.by_id[s.pair[0]], self.by_id[s.pair[1]]) for s in sights if s.visible]
+        covers = iter(covers_on_lines(seen, self.cover_index, self.heavy, self.bases))
         answers = []
         for sight in sights:
             answer: dict[str, Any] = {"visible": sight.visible, "cover": {"light": 0, "heavy": 0},
@@ -191,14 +216,30 @@ class Synaptik(InchRuleset):
         return {"band": band_of(w.bands, d), "distance": inches(d), "weapon": w.name, "from": a, "to": b}
 
     def report_pairs(self, pairs: list[tuple[Unit, Unit]]) -> list[dict[str, Any]]:
+        self._work_out_sights(pairs)
         answers = self.los_answers([self._canonical_sight(a, b) for a, b in pairs])
         return [{**self.report_pair(a, b), "los": los} for (a, b), los in zip(pairs, answers, strict=True)]
 
     def report_pair(self, shooter: Unit, target: Unit) -> dict[str, Any]:
-        d, _, _ = self.closest(self.scene.models_of(shooter.id), self.scene.models_of(target.id))
+        d = self._unit_distance(shooter, target)
         bands = {w.name: band_of(w.bands, d) for w in shooter.weapons if w.bands}
         return {"from": shooter.id, "to": target.id, "distance": inches(d), "los": None,
                 "band": next(iter(bands.values()), None), "bands": bands}
+
+    def _unit_distance(self, a: Unit, b: Unit) -> float:
+        """As `closest` between the units' models, from one matrix of every model worked out once."""
+        slot, matrix = self._unit_distances
+        return float(matrix[slot[a.id], slot[b.id]])
+
+    @cached_property
+    def _unit_distances(self) -> tuple[dict[str, int], np.ndarray]:
+        """Units on the table by slot, and the (units, units) matrix of their closest models' distance."""
+        units = self.units_on_table
+        models = tuple(m for u in units for m in self.members[u.id])
+        starts = np.cumsum([0] + [len(self.members[u.id]) for u in units[:-1]])
+        matrix = np.minimum.reduceat(np.minimum.reduceat(self.distances(models, models), starts, axis=0),
+                                     starts, axis=1)
+        return {u.id: k for k, u in enumerate(units)}, matrix
 
     # ------------------------------------------------------------ movement and orders
 
@@ -327,4 +368,4 @@ def parse_point(text: str) -> Point2:
 
 
 def _terrain_index(pieces) -> ShapeIndex:
-    return ShapeIndex([t.id for t in pieces], [terrain_polygon(t) for t in pieces])
+    return ShapeIndex([t.id for t in pieces], terrain_polygons(pieces))

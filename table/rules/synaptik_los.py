@@ -1,9 +1,10 @@
 """Synaptik line of sight: is there a straight line from any point of one base to any point of another
-that crosses no blocking terrain? And the cover dice on the centre-to-centre line.
+that crosses no blocking terrain? (Cover dice are in synaptik_cover.py.)
 
 Method (docs/rules/synaptik.md): the centre line first; else a proof of invisibility when one convex
 blocker on the centre line spans the corridor between the bases (it meets both outer tangents of
-discs holding them and neither disc); else an exact search over the extremal lines: every line
+discs holding them and neither disc); else the batched proof of synaptik_hidden.py, for all open
+pairs at once; else an exact search over the extremal lines: every line
 through two blocker vertices, through a blocker vertex and tangent to a base, and the bases' outer
 common tangents, each clipped to the stretch between the two bases. Blocker vertices include where a
 base's outline meets a blocker's outline. Exact for the polygonal footprints, up to the geometry
@@ -26,9 +27,11 @@ from table.geometry import (
     footprint_planes,
     footprint_vertices,
     outer_outline,
+    outer_reach,
     outer_tangents,
     tangent_points_many,
 )
+from table.rules.synaptik_hidden import hidden_many
 from table.scene import Model
 from table.spatial import ShapeIndex
 
@@ -61,9 +64,9 @@ def key_points(fa: Polygon, fb: Polygon, blockers: Sequence[BaseGeometry],
         for base in (fa, fb):
             if base.intersects(poly):
                 found.append(_points_of(base.boundary.intersection(poly.boundary)))
-    points = np.vstack([np.empty((0, 2)), *found])
-    if corners is None or len(found) > len(blockers):  # drop repeats (known corners come without)
-        points = np.unique(points, axis=0)
+    # without repeats, and sorted: the candidate lines (so the last bits of the sight line found) do not
+    # depend on where the corners came from
+    points = np.unique(np.vstack([np.empty((0, 2)), *found]), axis=0)
     if within is not None and len(points):
         points = points[shapely.dwithin(shapely.points(points), within, 1e-9)]
     return points
@@ -82,10 +85,9 @@ class Outline:
     @classmethod
     def of(cls, model: Model) -> Outline:
         vertices, coarse = footprint_vertices(model), outer_outline(model)
-        reach = float(np.hypot(*(coarse - np.asarray(model.position)).T).max())
         polygon = shapely.polygons(vertices)
         shapely.prepare(polygon)
-        return cls(polygon, vertices, footprint_planes(model), coarse, reach)
+        return cls(polygon, vertices, footprint_planes(model), coarse, outer_reach(model))
 
 
 def candidate_segments(a: Outline | np.ndarray, b: Outline | np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -142,24 +144,28 @@ class SightLines:
 
     def __init__(self, blockers: ShapeIndex):
         self.blockers = blockers
-        self.corners = [np.unique(_points_of(shape.boundary), axis=0) for shape in blockers.shapes]
-        self.convex = [c.area >= shapely.convex_hull(c).area * (1 - 1e-9) for c in blockers.cores]
+        cores = np.array(blockers.cores, dtype=object).reshape(-1)
+        self.convex = (shapely.area(cores) >= shapely.area(shapely.convex_hull(cores)) * (1 - 1e-9)).tolist()
+        self._corners: dict[int, np.ndarray] = {}
         self._outlines: dict[str, Outline] = {}
-        self._walls: dict[tuple[int, ...], BaseGeometry] = {}
+        self._reach: dict[str, float] = {}
 
     def outline(self, model: Model) -> Outline:
         if model.id not in self._outlines:
             self._outlines[model.id] = Outline.of(model)
         return self._outlines[model.id]
 
-    def wall(self, near: Sequence[int]) -> BaseGeometry:
-        """The union of some blockers' cores, prepared (worked out once per set)."""
-        key = tuple(near)
-        if key not in self._walls:
-            wall = shapely.union_all([self.blockers.cores[k] for k in key])
-            shapely.prepare(wall)
-            self._walls[key] = wall
-        return self._walls[key]
+    def corners(self, k: int) -> np.ndarray:
+        """The outline vertices of blocker k, repeats and all (kept by blocker; users drop repeats)."""
+        if k not in self._corners:
+            self._corners[k] = _points_of(self.blockers.shapes[k].boundary)
+        return self._corners[k]
+
+    def reach(self, model: Model) -> float:
+        """`geometry.outer_reach` of the model (kept by model id)."""
+        if model.id not in self._reach:
+            self._reach[model.id] = outer_reach(model)
+        return self._reach[model.id]
 
     def search(self, a: Model, b: Model) -> Segment | None:
         """A free sight line between two bases whose centre line is blocked, or None."""
@@ -170,11 +176,11 @@ class SightLines:
         hull = shapely.convex_hull(shapely.multipoints(np.vstack([oa.coarse, ob.coarse])))
         near = self.blockers.near(hull)
         points = key_points(oa.polygon, ob.polygon, [self.blockers.shapes[k] for k in near],
-                            [self.corners[k] for k in near], hull)
+                            [self.corners(k) for k in near], hull)
         segments = candidate_segments(oa, ob, points)
         if not len(segments):
             return None
-        return shortest_free(segments, shapely.intersects(shapely.linestrings(segments), self.wall(near)))
+        return shortest_free(segments, self.blockers.blocked_many(segments))
 
     def between(self, shooters: Sequence[Model], targets: Sequence[Model]) -> Sight:
         """Sight from any model of one group to any of the other.
@@ -182,27 +188,54 @@ class SightLines:
         The pair used is the closest pair (centre to centre) whose centre line is clear, else the
         closest pair that sees along another line.
         """
-        pa = np.array([m.position for m in shooters], dtype=float)
-        pb = np.array([m.position for m in targets], dtype=float)
-        dist = np.hypot(pa[:, None, 0] - pb[None, :, 0], pa[:, None, 1] - pb[None, :, 1]).ravel()
-        order = np.lexsort((np.arange(len(dist)), dist))  # by distance, then scene order
-        pairs = [(float(dist[k]), int(k) // len(targets), int(k) % len(targets)) for k in order]
-        segments = np.stack([pa[[i for _, i, _ in pairs]], pb[[j for *_, j in pairs]]], axis=1)
-        crossing = self.blockers.crossing_many(segments)
-        for (_, i, j), hits in zip(pairs, crossing, strict=True):
-            if not hits:
-                a, b = shooters[i], targets[j]
-                return Sight(True, (a.position, b.position), (a.id, b.id))
-        _, i0, j0 = pairs[0]
-        blocked = Sight(False, None, (shooters[i0].id, targets[j0].id),
-                        tuple(self.blockers.ids[k] for k in crossing[0]))
-        models = [(shooters[i], targets[j]) for _, i, j in pairs]
-        maybe = ~self._walled(models, crossing)
-        for (a, b), worth in zip(models, maybe, strict=True):
-            line = self.search(a, b) if worth else None
+        return self.between_many([(shooters, targets)])[0]
+
+    def between_many(self, groups: Sequence[tuple[Sequence[Model], Sequence[Model]]]) -> list[Sight]:
+        """`between` for many (shooters, targets) groups, batched: the closest pair's centre line of
+        every group in one index query, every other centre line of the groups where that one is
+        blocked in another, every corridor proof in one call, every pair still open proved hidden
+        together (`hidden_many`); only the pairs it cannot settle are searched, closest first."""
+        plans = [_closest_first(shooters, targets) for shooters, targets in groups]
+        first = self.blockers.crossing_many(np.array([segs[0] for _, segs in plans]).reshape(-1, 2, 2))
+        again = [g for g, hits in enumerate(first) if hits]
+        others = self.blockers.crossing_many(
+            np.vstack([np.empty((0, 2, 2))] + [plans[g][1][1:] for g in again]))
+        sights: list[Sight | None] = []
+        start, pending = 0, []
+        for (shooters, targets), (order, segs), hits0 in zip(groups, plans, first, strict=True):
+            hits = [hits0]
+            if hits0:
+                hits += others[start:start + len(segs) - 1]
+                start += len(segs) - 1
+            clear = next((k for k, h in enumerate(hits) if not h), None)
+            if clear is not None:
+                a, b = shooters[order[clear][0]], targets[order[clear][1]]
+                sights.append(Sight(True, (a.position, b.position), (a.id, b.id)))
+            else:
+                sights.append(None)
+                pending.append((len(sights) - 1, [(shooters[i], targets[j]) for i, j in order], hits))
+        walled = self._walled([m for _, models, _ in pending for m in models],
+                              [h for _, _, hits in pending for h in hits])
+        everyone = [m for _, models, _ in pending for m in models]
+        unsettled = np.flatnonzero(~walled)
+        hidden = np.ones(len(everyone), dtype=bool)
+        hidden[unsettled] = hidden_many(self, [everyone[k] for k in unsettled])
+        start = 0
+        for g, models, hits in pending:
+            maybe = np.flatnonzero(~hidden[start:start + len(models)])
+            start += len(models)
+            sights[g] = self._searched(models, maybe) or Sight(
+                False, None, (models[0][0].id, models[0][1].id), tuple(self.blockers.ids[k] for k in hits[0]))
+        return [s for s in sights if s is not None]
+
+    def _searched(self, models: Sequence[tuple[Model, Model]], maybe: np.ndarray) -> Sight | None:
+        """The first of the pairs `maybe` (indices into `models`) that sees, by the exact search."""
+        for k in maybe:
+            a, b = models[k]
+            line = self.search(a, b)
             if line is not None:
                 return Sight(True, line, (a.id, b.id))
-        return blocked
+        return None
 
     def _walled(self, pairs: Sequence[tuple[Model, Model]], crossing: Sequence[Sequence[int]]) -> np.ndarray:
         """For each pair, whether one convex blocker on its centre line spans the corridor between the
@@ -216,8 +249,8 @@ class SightLines:
         cores = np.array([self.blockers.cores[h] for _, h in rows], dtype=object)
         ca = np.array([pairs[k][0].position for k in k_idx], dtype=float)
         cb = np.array([pairs[k][1].position for k in k_idx], dtype=float)
-        ra = np.array([self.outline(pairs[k][0]).reach for k in k_idx])
-        rb = np.array([self.outline(pairs[k][1]).reach for k in k_idx])
+        ra = np.array([self.reach(pairs[k][0]) for k in k_idx])
+        rb = np.array([self.reach(pairs[k][1]) for k in k_idx])
         gap = cb - ca
         d = np.hypot(gap[:, 0], gap[:, 1])
         ok = d > ra + rb  # discs apart: two outer tangents
@@ -235,46 +268,12 @@ class SightLines:
         walled[k_idx[spans]] = True
         return walled
 
-@dataclass(frozen=True)
-class Cover:
-    """Cover on a centre-to-centre line: terrain pieces by kind, and units standing in the way."""
 
-    light_pieces: tuple[str, ...] = ()
-    heavy_pieces: tuple[str, ...] = ()
-    units: tuple[str, ...] = ()
-
-    @property
-    def light(self) -> int:
-        return len(self.light_pieces) + len(self.units)
-
-    @property
-    def heavy(self) -> int:
-        return len(self.heavy_pieces)
-
-    @property
-    def dice(self) -> int:
-        return self.light + 2 * self.heavy
-
-    def to_dict(self) -> dict[str, int]:
-        return {"light": self.light, "heavy": self.heavy}
-
-
-def covers_on_lines(pairs: Sequence[tuple[Model, Model]], terrain: ShapeIndex, heavy: frozenset[str],
-                    models: ShapeIndex, unit_of: dict[str, str]) -> list[Cover]:
-    """Cover each target gets against its shooter, on their centre-to-centre line (contract ruling).
-
-    `terrain` holds the cover pieces (`heavy` names those that are heavy cover), `models` every
-    footprint (ids are model ids). A piece holding the shooter's centre does not count.
-    """
-    segments = np.array([[a.position, b.position] for a, b in pairs], dtype=float).reshape(-1, 2, 2)
-    pieces_hit = terrain.crossing_many(segments)
-    models_hit = models.crossing_many(segments)
-    found = []
-    for (shooter, target), piece_ks, model_ks in zip(pairs, pieces_hit, models_hit, strict=True):
-        own = set(terrain.containing(shooter.position)) if piece_ks else set()
-        pieces = [terrain.ids[k] for k in piece_ks if k not in own]
-        skip = {shooter.unit, target.unit}
-        units = [u for u in dict.fromkeys(unit_of[models.ids[k]] for k in model_ks) if u not in skip]
-        found.append(Cover(tuple(p for p in pieces if p not in heavy), tuple(p for p in pieces if p in heavy),
-                           tuple(units)))
-    return found
+def _closest_first(shooters: Sequence[Model], targets: Sequence[Model]
+                   ) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """Every (shooter, target) pair as indices, by centre distance then scene order; their centre lines."""
+    pa = np.array([m.position for m in shooters], dtype=float).reshape(-1, 2)
+    pb = np.array([m.position for m in targets], dtype=float).reshape(-1, 2)
+    dist = np.hypot(pa[:, None, 0] - pb[None, :, 0], pa[:, None, 1] - pb[None, :, 1]).ravel()
+    i, j = np.divmod(np.lexsort((np.arange(len(dist)), dist)), len(targets))
+    return list(zip(i.tolist(), j.tolist(), strict=True)), np.stack([pa[i], pb[j]], axis=1)

@@ -42,7 +42,7 @@ def _mock(correction):
 
 def _spi_recorded(correction):
     bus = RecordingBus()
-    return SpiStrip(correction, spi=bus), lambda: decode_spi(bus.writes[-1])
+    return SpiStrip(correction, spi=bus), lambda: decode_spi(bus.writes[-1], correction.channels)
 
 
 class TapBus(RecordingBus):
@@ -64,7 +64,7 @@ def _spi_device(correction):
     from table.hw.strip import open_spi
 
     tap = TapBus(open_spi(0, 0))
-    return SpiStrip(correction, spi=tap), lambda: decode_spi(tap.writes[-1])
+    return SpiStrip(correction, spi=tap), lambda: decode_spi(tap.writes[-1], correction.channels)
 
 
 DRIVERS = [_mock, _spi_recorded]
@@ -83,6 +83,17 @@ class TestStripContract:
         assert wire[1].tolist() == [128, 0, 0]
         # 128/255 squared (gamma 2) at half brightness: 0.252 * 0.5 * 255 = 32
         assert wire[2].tolist() == [0, 0, 32]
+
+    def test_rgbw_puts_the_white_part_on_the_white_led(self, driver):
+        correction = ColourCorrection(3, "GRB", gamma=1.0, brightness=1.0, supply_amps=10, channels=4)
+        strip, sent = driver(correction)
+        strip.show([(255, 255, 255), (255, 128, 0), (200, 100, 50)])
+        wire = sent()
+        assert wire.shape == (3, 4)                       # G, R, B, W on the wire
+        assert wire[0].tolist() == [0, 0, 0, 255]         # white: the white LED alone
+        assert wire[1].tolist() == [128, 255, 0, 0]       # orange has no white part
+        # (200, 100, 50): 50 of each is white; what is left keeps the hue
+        assert wire[2].tolist() == [50, 150, 0, 50]
 
     def test_off_sends_all_zero(self, driver):
         strip, sent = driver(ColourCorrection(4, brightness=1.0, supply_amps=10))
@@ -110,6 +121,34 @@ def test_power_cap_keeps_full_white_within_the_supply():
     assert correction.current_ma(wire) > 4000 * 0.8 * 0.95         # the cap scales down, not off
     expected_cap = (3200 - 292 * MA_IDLE_PER_LED) / (292 * 3 * MA_PER_CHANNEL)
     assert correction.full_white_cap == pytest.approx(expected_cap)
+
+
+def test_rgbw_power_cap_counts_the_white_channel():
+    # 292 RGBW LEDs at full white light one 20 mA channel each (5.84 A); 4 A allows 3.2 A
+    correction = ColourCorrection(292, brightness=1.0, supply_amps=4.0, channels=4)
+    wire = correction.apply(np.full((292, 3), 255))
+    assert wire[:, :3].max() == 0 and wire[:, 3].min() > 0
+    assert 4000 * 0.8 * 0.95 < correction.current_ma(wire) <= 4000 * 0.8 + 1
+    assert correction.full_white_cap == pytest.approx((3200 - 292 * MA_IDLE_PER_LED) / (292 * MA_PER_CHANNEL))
+    # a saturated colour has no white part: two channels at full, as on an RGB strip
+    yellow = correction.apply(np.tile([255, 255, 0], (292, 1)))
+    assert yellow[:, 3].max() == 0 and correction.current_ma(yellow) <= 4000 * 0.8 + 1
+
+
+def test_rgbw_roundtrip_and_config(tmp_path):
+    wire = np.arange(256 * 4, dtype=np.uint32).reshape(-1, 4).astype(np.uint8)
+    assert np.array_equal(decode_spi(encode_spi(wire), 4), wire)
+    with pytest.raises(HardwareError, match="3 \\(RGB\\) or 4 \\(RGBW\\)"):
+        ColourCorrection(3, channels=5)
+    from table.config import load_config
+    from table.errors import ConfigError
+
+    path = tmp_path / "table.toml"
+    path.write_text("[hardware]\nstrip_channels = 5\n")
+    with pytest.raises(ConfigError, match="strip_channels"):
+        load_config(path)
+    path.write_text("[hardware]\nstrip_channels = 4\n")
+    assert load_config(path)["hardware"]["strip_channels"] == 4
 
 
 def test_power_cap_leaves_a_sparse_frame_alone():

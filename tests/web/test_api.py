@@ -307,6 +307,6 @@ def test_scene_names_never_leave_the_data_folder(client, auth, tmp_path, name):
 
 def test_generated_pin_is_kept_in_the_data_folder(table, tmp_path, capsys):
     first = create_app(table, data_dir=tmp_path / "d").extensions["smarttable"].options.pin
-    assert len(first) == 6 and first.isdigit() and first in capsys.readouterr().out
+    assert len(first) == 6 and first.isdigit() and first in capsys.readouterr().err
     again = create_app(table, data_dir=tmp_path / "d").extensions["smarttable"].options.pin
     assert again == first and (tmp_path / "d" / "pin.txt").stat().st_mode & 0o077 == 0

@@ -1,0 +1,92 @@
+"""One worker thread for the live loop's slow work (committing events, re-asking the rule system),
+so a frame's path from camera to LEDs never waits for a disk write or a full report.
+
+Jobs run one at a time in the order submitted; `submit` returns a `Future`. When the queue runs
+empty after a job, `on_idle` runs (the controller publishes its snapshot then), and `settle()`
+waits for that moment.
+
+Python runs one thread at a time (the GIL): a busy worker would make the frame thread wait up to
+the interpreter's switch interval (5 ms by default) each time it wants the GIL back. So the worker
+lowers the switch interval to SWITCH_INTERVAL_S, and a CPU-bound job (`polite=True`) waits until
+the frame thread says it is not in its own work (`frame_idle`, set between frames and while the
+frame is in the vision pipeline, which releases the GIL).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+Job = tuple[Callable[[], Any], "Future[Any]", bool]      # the work, its future, polite
+SWITCH_INTERVAL_S = 0.0005
+POLITE_WAIT_S = 0.1        # a polite job waits at most this long for the frame thread
+
+
+class Background:
+    """A single worker thread running submitted jobs in order, then `on_idle` when none is left."""
+
+    def __init__(self, on_idle: Callable[[], None], name: str = "table-background"):
+        self.on_idle = on_idle
+        self.frame_idle = threading.Event()
+        self.frame_idle.set()
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._cond = threading.Condition()
+        self._submitted = self._finished = 0
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[], Any], polite: bool = False) -> Future[Any]:
+        """Queue a job; a `polite` one (CPU-bound Python) starts only while the frame thread is idle."""
+        future: Future[Any] = Future()
+        with self._cond:
+            if not self._thread.is_alive():
+                raise RuntimeError("the background worker is closed")
+            self._submitted += 1
+        self._jobs.put((job, future, polite))
+        return future
+
+    @property
+    def busy(self) -> bool:
+        with self._cond:
+            return self._finished < self._submitted
+
+    def settle(self, timeout: float = 10.0) -> bool:
+        """Wait until every job submitted so far, and any they led to, is done and `on_idle` has run.
+        Must not be called while holding a lock that a job or `on_idle` takes."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._finished >= self._submitted, timeout)
+
+    def _run(self) -> None:
+        while True:
+            item = self._jobs.get()
+            if item is None:
+                return
+            job, future, polite = item
+            if polite:
+                self.frame_idle.wait(POLITE_WAIT_S)
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(job())
+                except BaseException as exc:  # the caller (or nobody) reads it from the future
+                    future.set_exception(exc)
+            if self._jobs.empty():
+                try:
+                    self.on_idle()
+                except Exception:  # the worker must outlive a failing refresh
+                    log.exception("background: on_idle failed")
+            with self._cond:
+                self._finished += 1
+                self._cond.notify_all()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Finish the queued jobs, then stop the thread."""
+        self._jobs.put(None)
+        self._thread.join(timeout)
