@@ -18,6 +18,8 @@ class ChangeDetector:
         self.threshold = threshold
         self.margin_px = margin_px
         self._previous: np.ndarray | None = None
+        self.small: np.ndarray | None = None  # the latest frame, shrunk and blurred
+        self.small_scale = (float(scale), float(scale))  # full-resolution pixels per small pixel (x, y)
 
     def update(self, grey: np.ndarray, lores: np.ndarray | None = None) -> list[Box] | None:
         """Boxes that changed since the previous frame (None for the first frame or a new size);
@@ -27,6 +29,7 @@ class ChangeDetector:
             lores = cv2.resize(grey, (w // self.scale, h // self.scale), interpolation=cv2.INTER_AREA)
         small = cv2.GaussianBlur(lores, (3, 3), 0)
         sx, sy = w / small.shape[1], h / small.shape[0]
+        self.small, self.small_scale = small, (sx, sy)
         previous, self._previous = self._previous, small
         if previous is None or previous.shape != small.shape:
             return None
@@ -37,6 +40,18 @@ class ChangeDetector:
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         return [(int(x * sx), int(y * sy), int(np.ceil(bw * sx)), int(np.ceil(bh * sy)))
                 for x, y, bw, bh, _ in stats[1:count]]
+
+
+def patch(small: np.ndarray, scale: tuple[float, float], centre: tuple[float, float], half_px: float
+          ) -> np.ndarray | None:
+    """The square of `small` around a full-resolution point, `half_px` full-resolution pixels each
+    side; None when it is not wholly inside the frame."""
+    cx, cy = centre[0] / scale[0], centre[1] / scale[1]
+    r = max(3, int(round(half_px / scale[0])))
+    x0, y0 = int(round(cx)) - r, int(round(cy)) - r
+    if x0 < 0 or y0 < 0 or x0 + 2 * r + 1 > small.shape[1] or y0 + 2 * r + 1 > small.shape[0]:
+        return None
+    return small[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1].copy()
 
 
 def box_around(centre: tuple[float, float], half: float) -> Box:

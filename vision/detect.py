@@ -22,6 +22,8 @@ MM_PER_INCH = 25.4
 # rejected by OpenCV itself.
 MIN_BOARD_FILL = 0.55
 MIN_SIZE_FRACTION = 0.6
+SHARPEN_SIGMA = 1.5  # unsharp mask for the sharpened pass: restores a blurred marker's thin white margin
+SHARPEN_AMOUNT = 1.5
 
 
 def get_dictionary(name: str) -> cv2.aruco.Dictionary:
@@ -124,6 +126,18 @@ def _ids(ids: np.ndarray | None) -> np.ndarray:
     return np.zeros(0, int) if ids is None else np.asarray(ids).reshape(-1)
 
 
+def sharpened(image: np.ndarray, flatten_sigma: float = 0.0) -> np.ndarray:
+    """An unsharp-masked grey copy: motion blur or defocus of about a cell merges a marker's black
+    border with the dark base beyond its one-cell white margin; sharpening separates them again.
+    With `flatten_sigma` (pixels, about a third of a marker) the light is first divided out, so a
+    marker in a shadow or across a shadow's edge gets a full-range contrast."""
+    f = _grey(image).astype(np.float32)
+    if flatten_sigma > 0:
+        f = f * (128.0 / np.maximum(cv2.GaussianBlur(f, (0, 0), flatten_sigma), 1.0))
+    soft = cv2.GaussianBlur(f, (0, 0), SHARPEN_SIGMA)
+    return np.clip(f + SHARPEN_AMOUNT * (f - soft), 0, 255).astype(np.uint8)
+
+
 def _grey(image: np.ndarray) -> np.ndarray:
     if image.ndim == 3:
         return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -155,22 +169,29 @@ class MarkerDetector:
         return self._cache[key]
 
     def detect(self, image: np.ndarray, rois: list[tuple[int, int, int, int]] | None = None,
-               dense: bool = False) -> tuple[list[Detection], list[np.ndarray]]:
+               dense: bool = False, sharpen: bool = False, flatten: bool = False
+               ) -> tuple[list[Detection], list[np.ndarray]]:
         """(markers, rejected quads) in the image, or only in the regions rois = [(x, y, w, h), ...];
         full-image pixels. `dense` searches with many threshold windows (slower; for markers known
-        to be missing)."""
+        to be missing); `sharpen` searches a `sharpened()` copy, `flatten` one with the light divided
+        out too (corners still come from the image)."""
         grey = _grey(image)
         quads: list[np.ndarray] = []
         ids: list[int] = []
         rejects: list[np.ndarray] = []
         for x0, y0, w, h in rois if rois is not None else [(0, 0, grey.shape[1], grey.shape[0])]:
             view = grey[y0:y0 + h, x0:x0 + w]
+            view = self.enhanced(view, flatten) if sharpen or flatten else view
             corners, got, rejected = self._detector(view.shape, dense).detectMarkers(view)
             shift = np.float32([x0, y0])
             quads += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in corners]
             ids += list(_ids(got))
             rejects += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in rejected]
         return self._finish(grey, quads, ids), rejects
+
+    def enhanced(self, image: np.ndarray, flatten: bool = False) -> np.ndarray:
+        """`sharpened()` with the light flattened over a third of the smallest marker when asked."""
+        return sharpened(image, self.settings.min_side_px / 1.5 if flatten else 0.0)
 
     def _finish(self, grey: np.ndarray, quads: list[np.ndarray], ids: list[int]) -> list[Detection]:
         if not quads:

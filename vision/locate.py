@@ -27,6 +27,9 @@ from vision.lens import Intrinsics, load_intrinsics
 
 SIZE_TOLERANCE = 0.2  # a detection whose side on the board is off by more than this fraction is false
 PLACE_TOLERANCE_IN = 0.25  # a calibration marker this far from its configured centre is not that marker
+# when the second pass had to read this share of what the first pass found, the frame is blurred or
+# damaged: search a sharpened copy densely too, and if that finds more, a flattened and sharpened one
+SHARPEN_TRIGGER = 0.2
 
 
 @dataclass(frozen=True)
@@ -227,11 +230,38 @@ def detect_all(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
     if calibration is None:
         calibration = calibrate_frame(detections, setup, image.shape)
     more = detector.second_pass(image, plausible_candidates(rejects, setup, calibration), detections)
+    if len(more) >= max(3, SHARPEN_TRIGGER * len(detections)):
+        for flatten in (False, True):
+            extra = sharpened_pass(image, setup, detector, calibration, detections + more, flatten)
+            more += extra
+            if not extra:  # this look found nothing: the next is unlikely to
+                break
     if more:
         detections += more
         if any(d.id in setup.calibration_points for d in more):
             calibration = calibrate_frame(detections, setup, image.shape) or calibration
     return detections, calibration
+
+
+def sharpened_pass(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
+                   calibration: Calibration | None, known: Sequence[Detection], flatten: bool = False
+                   ) -> list[Detection]:
+    """Markers a dense search of a sharpened (and `flatten`ed) copy finds, with its own second pass,
+    that are not in `known` already: what motion blur, defocus or a shadow hid from the others."""
+    found, rejects = detector.detect(image, dense=True, flatten=flatten, sharpen=True)
+    candidates = plausible_candidates(rejects, setup, calibration)
+    found += detector.second_pass(detector.enhanced(image, flatten), candidates, list(known) + found)
+    return new_detections(found, known)
+
+
+def new_detections(found: Sequence[Detection], known: Sequence[Detection]) -> list[Detection]:
+    """Those of `found` not already in `known` (the same id within half a side of it)."""
+    out: list[Detection] = []
+    for d in found:
+        near = (k.id == d.id and math.dist(k.centre, d.centre) < 0.5 * k.side_px for k in list(known) + out)
+        if not any(near):
+            out.append(d)
+    return out
 
 
 def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | None = None,

@@ -9,7 +9,7 @@ move events.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,9 +24,11 @@ from vision.locate import (
     calibrate_frame,
     detect_all,
     missing_corner_warning,
+    new_detections,
     place_markers,
     plausible_candidates,
 )
+from vision.removal import RemovalCheck
 from vision.track import Sighting, Tracker, TrackerSettings
 from vision.types import Frame, Observation
 
@@ -59,6 +61,8 @@ class VisionPipeline:
         self._since_full = 0
         self._pixels: dict[int, tuple[float, float]] = {}  # last image centre of each marker
         self._bumps = 0
+        self._removal = RemovalCheck()
+        self._missing: dict[int, int] = {}  # confirmed markers not found where looked: bare still frames
 
     def set_heights(self, heights_mm: Mapping[int, float]) -> None:
         """Marker heights above the board by id (from the roster), for parallax; others use
@@ -95,8 +99,36 @@ class VisionPipeline:
             return full or marker_id not in self._pixels or covered(self._pixels[marker_id], boxes)
 
         moves = self.tracker.update(sightings, frame.timestamp, looked_at)
+        self._watch_removals(sightings, changed, looked_at)
         return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), tuple(moves),
                            tuple(warnings), self.calibration.reprojection_error_px)
+
+    def _watch_removals(self, sightings: Mapping[int, Sighting], changed: list[Box] | None,
+                        looked_at: Callable[[int], bool]) -> None:
+        """Markers not found where the camera looked are occluded at once (the tracker flags them);
+        one whose place is still again for `stable_frames` frames, with its surroundings as they were
+        but the marker gone, was lifted: it is dropped now rather than at the occlusion time-out."""
+        assert self.calibration is not None
+        small, scale = self._changes.small, self._changes.small_scale
+        side = self.setup.model_size_mm / MM_PER_INCH * self.calibration.px_per_inch
+
+        def still(marker_id: int) -> bool:
+            return changed is not None and not covered(self._pixels[marker_id], changed)
+
+        for marker_id in sightings:
+            self._missing.pop(marker_id, None)
+            if small is not None and marker_id in self._pixels and still(marker_id):
+                self._removal.remember(marker_id, small, scale, self._pixels[marker_id], side)
+        for marker_id in self.tracker.poses(math.inf):
+            if marker_id in sightings or marker_id not in self._pixels or not looked_at(marker_id):
+                continue
+            lifted = small is not None and still(marker_id) and self._removal.looks_lifted(
+                marker_id, small, scale, self._pixels[marker_id], side)
+            self._missing[marker_id] = self._missing.get(marker_id, 0) + 1 if lifted else 0
+            if self._missing[marker_id] >= self.tracker.settings.stable_frames:
+                self.tracker.drop(marker_id)
+                self._removal.forget(marker_id)
+                del self._missing[marker_id], self._pixels[marker_id]
 
     def _needs_full_pass(self, grey: np.ndarray, changed: list[Box] | None) -> bool:
         if self.calibration is None or self._detector is None or changed is None or self._bumps:
@@ -135,7 +167,13 @@ class VisionPipeline:
             return []  # uncalibrated, every frame is a full pass: search densely only now and then
         self.stats.recovery_passes += 1
         dense, _ = self._detector.detect(grey, dense=True)
-        return [d for d in dense if d.id in known - seen]
+        found = [d for d in dense if d.id in known - seen]
+        for flatten in (False, True):  # still missing: a sharpened copy (blur), then flattened (shadows)
+            if not known - seen - {d.id for d in found}:
+                break
+            sharp, _ = self._detector.detect(grey, dense=True, sharpen=True, flatten=flatten)
+            found += new_detections([d for d in sharp if d.id in known - seen], found)
+        return found
 
     def _adopt(self, calibration: Calibration | None, grey: np.ndarray) -> None:
         self.calibration = calibration
@@ -145,7 +183,8 @@ class VisionPipeline:
     def _boxes(self, grey: np.ndarray, changed: list[Box]) -> list[Box]:
         assert self.calibration is not None
         half = 1.2 * self.setup.model_size_mm / MM_PER_INCH * self.calibration.px_per_inch
-        pending = [box_around(self._pixels[i], half) for i in self.tracker.pending() if i in self._pixels]
+        watch = [*self.tracker.pending(), *self._missing]
+        pending = [box_around(self._pixels[i], half) for i in watch if i in self._pixels]
         return merge_boxes(changed + pending, grey.shape)
 
     def _region_pass(self, grey: np.ndarray, boxes: list[Box]) -> list[Detection]:

@@ -165,6 +165,10 @@ class Tracker:
         """Markers that need looking at again: new ones not yet confirmed, and ones settling."""
         return [i for i, t in self._tracks.items() if t.candidate or not t.confirmed]
 
+    def drop(self, marker_id: int) -> None:
+        """The marker is gone from the board (lifted, not covered): stop reporting it now."""
+        self._tracks.pop(marker_id, None)
+
     def forget(self) -> None:
         self._tracks.clear()
 
