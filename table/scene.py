@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import SceneError
+from table.jsoncheck import JsonReader, kind_of
 
 FORMAT = "smarttable-scene/1"
 RULESETS = ("synaptik", "age_of_tyrants", "syniad", "hex_skirmish")
@@ -160,67 +161,7 @@ class Scene:
 # ---------------------------------------------------------------- parsing
 
 
-class _Reader:
-    """Validates one JSON value at a path, raising SceneError that names the path."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, path: str, message: str) -> SceneError:
-        where = f"{self.source}: " if self.source else ""
-        return SceneError(f"{where}{path}: {message}")
-
-    def obj(self, value: Any, path: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(path, f"expected an object, got {_kind(value)}")
-        return value
-
-    def array(self, value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.fail(path, f"expected an array, got {_kind(value)}")
-        return value
-
-    def number(self, value: Any, path: str, *, minimum: float | None = None, positive: bool = False) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            raise self.fail(path, f"expected a number, got {_kind(value)}")
-        if positive and value <= 0:
-            raise self.fail(path, f"must be greater than 0, got {value}")
-        if minimum is not None and value < minimum:
-            raise self.fail(path, f"must be at least {minimum}, got {value}")
-        return float(value)
-
-    def integer(self, value: Any, path: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path, f"expected an integer, got {_kind(value)}")
-        return value
-
-    def string(self, value: Any, path: str) -> str:
-        if not isinstance(value, str) or not value:
-            raise self.fail(path, f"expected a non-empty string, got {_kind(value)}")
-        return value
-
-    def point(self, value: Any, path: str) -> tuple[float, float]:
-        items = self.array(value, path)
-        if len(items) != 2:
-            raise self.fail(path, f"expected [x, y], got {len(items)} numbers")
-        return (self.number(items[0], f"{path}[0]"), self.number(items[1], f"{path}[1]"))
-
-    def hex(self, value: Any, path: str) -> Hex:
-        items = self.array(value, path)
-        if len(items) != 2:
-            raise self.fail(path, f"expected [q, r], got {len(items)} values")
-        return (self.integer(items[0], f"{path}[0]"), self.integer(items[1], f"{path}[1]"))
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), type(value).__name__)
-
-
-def _unique(reader: _Reader, items: list[Any], path: str) -> None:
+def _unique(reader: JsonReader, items: list[Any], path: str) -> None:
     seen: set[str] = set()
     for index, item in enumerate(items):
         if item.id in seen:
@@ -228,7 +169,7 @@ def _unique(reader: _Reader, items: list[Any], path: str) -> None:
         seen.add(item.id)
 
 
-def _base(r: _Reader, value: Any, path: str) -> Base:
+def _base(r: JsonReader, value: Any, path: str) -> Base:
     data = r.obj(value, path)
     shape = data.get("shape", "circle")
     if shape not in BASE_SHAPES:
@@ -245,7 +186,7 @@ def _base(r: _Reader, value: Any, path: str) -> Base:
                 r.number(data["depth_mm"], f"{path}.depth_mm", positive=True))
 
 
-def _terrain(r: _Reader, value: Any, path: str) -> Terrain:
+def _terrain(r: JsonReader, value: Any, path: str) -> Terrain:
     data = r.obj(value, path)
     points = r.array(data.get("polygon"), f"{path}.polygon")
     if len(points) < 3:
@@ -259,7 +200,7 @@ def _terrain(r: _Reader, value: Any, path: str) -> Terrain:
                    r.number(data.get("height", 0.0), f"{path}.height", minimum=0), frozenset(traits))
 
 
-def _weapon(r: _Reader, value: Any, path: str) -> Weapon:
+def _weapon(r: JsonReader, value: Any, path: str) -> Weapon:
     data = dict(r.obj(value, path))
     name = r.string(data.pop("name", None), f"{path}.name")
     bands: dict[str, tuple[float, float]] = {}
@@ -277,7 +218,7 @@ def _weapon(r: _Reader, value: Any, path: str) -> Weapon:
     return Weapon(name, bands, reach, data)
 
 
-def _unit(r: _Reader, value: Any, path: str) -> Unit:
+def _unit(r: JsonReader, value: Any, path: str) -> Unit:
     data = dict(r.obj(value, path))
     unit_id = r.string(data.pop("id", None), f"{path}.id")
     player = data.pop("player", None)
@@ -291,7 +232,7 @@ def _unit(r: _Reader, value: Any, path: str) -> Unit:
     return Unit(unit_id, player, str(name), dict(stats), weapons, data)
 
 
-def _model(r: _Reader, value: Any, path: str, units: set[str], grid: HexGridSpec | None) -> Model:
+def _model(r: JsonReader, value: Any, path: str, units: set[str], grid: HexGridSpec | None) -> Model:
     data = dict(r.obj(value, path))
     model_id = r.string(data.pop("id", None), f"{path}.id")
     unit = r.string(data.pop("unit", None), f"{path}.unit")
@@ -327,7 +268,7 @@ def _model(r: _Reader, value: Any, path: str, units: set[str], grid: HexGridSpec
 
 def parse_scene(document: Any, source: str = "") -> Scene:
     """Validate a scene document (already parsed JSON) and build a Scene."""
-    r = _Reader(source)
+    r = JsonReader(source)
     data = r.obj(document, "$")
     if data.get("format") != FORMAT:
         raise r.fail("format", f"expected {FORMAT!r}, got {data.get('format')!r}")
@@ -356,7 +297,7 @@ def parse_scene(document: Any, source: str = "") -> Scene:
             raise r.fail(f"hexes[{i}].terrain", f"unknown hex terrain {kind!r}")
         road = h.get("road", False)
         if not isinstance(road, bool):
-            raise r.fail(f"hexes[{i}].road", f"expected true or false, got {_kind(road)}")
+            raise r.fail(f"hexes[{i}].road", f"expected true or false, got {kind_of(road)}")
         hexes.append(HexTerrain(r.hex(h.get("hex"), f"hexes[{i}].hex"), kind, road))
     hexsides = []
     for i, s in enumerate(r.array(data.get("hexsides", []), "hexsides")):

@@ -1,0 +1,70 @@
+"""Validating parsed JSON documents: each check names the document and the JSON path that failed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from table.errors import SceneError
+
+Hex = tuple[int, int]
+
+
+class JsonReader:
+    """Checks JSON values at a path; every failure is an error naming the source and the path."""
+
+    def __init__(self, source: str, error: type[Exception] = SceneError):
+        self.source = source
+        self.error = error
+
+    def fail(self, path: str, message: str) -> Exception:
+        where = f"{self.source}: " if self.source else ""
+        return self.error(f"{where}{path}: {message}")
+
+    def obj(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(path, f"expected an object, got {kind_of(value)}")
+        return value
+
+    def array(self, value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(path, f"expected an array, got {kind_of(value)}")
+        return value
+
+    def number(self, value: Any, path: str, *, minimum: float | None = None, positive: bool = False) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise self.fail(path, f"expected a number, got {kind_of(value)}")
+        if positive and value <= 0:
+            raise self.fail(path, f"must be greater than 0, got {value}")
+        if minimum is not None and value < minimum:
+            raise self.fail(path, f"must be at least {minimum}, got {value}")
+        return float(value)
+
+    def integer(self, value: Any, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, f"expected an integer, got {kind_of(value)}")
+        return value
+
+    def string(self, value: Any, path: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail(path, f"expected a non-empty string, got {kind_of(value)}")
+        return value
+
+    def point(self, value: Any, path: str) -> tuple[float, float]:
+        items = self.array(value, path)
+        if len(items) != 2:
+            raise self.fail(path, f"expected [x, y], got {len(items)} numbers")
+        return (self.number(items[0], f"{path}[0]"), self.number(items[1], f"{path}[1]"))
+
+    def hex(self, value: Any, path: str) -> Hex:
+        items = self.array(value, path)
+        if len(items) != 2:
+            raise self.fail(path, f"expected [q, r], got {len(items)} values")
+        return (self.integer(items[0], f"{path}[0]"), self.integer(items[1], f"{path}[1]"))
+
+
+def kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), type(value).__name__)
