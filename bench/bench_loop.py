@@ -24,10 +24,10 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from table.config import default_config
-from table.controller import TableController
-from table.gamelog import GameLog
 from table.hw import build_hardware
-from table.leds import load_layout
+from table.live.controller import TableController
+from table.live.gamelog import GameLog
+from table.live.leds import load_layout
 from table.scene import load_scene
 from vision.pipeline import VisionPipeline
 from vision.sources import SyntheticSource

@@ -187,16 +187,22 @@ def _check_corners(corners: Mapping[str, Any], source: str, where: str) -> None:
 def load_config(path: str | Path | None = None) -> Config:
     """Load a table config; None loads `firmware_cfg/table.toml`."""
     path = Path(path) if path is not None else DEFAULT_CONFIG
+    return Config(validate(read_toml(path, "file"), str(path)), path.resolve())
+
+
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """Read one firmware_cfg TOML document; a missing, unreadable or malformed file is a ConfigError
+    naming the path (`what` says what was looked for: "pin map file", "LED layout file"...)."""
+    path = Path(path)
     try:
         with path.open("rb") as handle:
-            document = tomllib.load(handle)
+            return tomllib.load(handle)
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
+        raise ConfigError(f"{path}: no such {what}") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    return Config(validate(document, str(path)), path.resolve())
 
 
 def default_config() -> Config:

@@ -133,5 +133,5 @@ def marker_sheet():
     ctx = panel()
     ids = parse_ids(request.args.get("ids", ""))
     size = float(query_int("size_mm", int(ctx.options.marker_size_mm), 5, 100))
-    svg = sheet_svg(ids, ctx.options.marker_dictionary, size)
+    svg = sheet_svg(ctx.controller, ids, ctx.options.marker_dictionary, size)
     return Response(svg, mimetype="image/svg+xml")

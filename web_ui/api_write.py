@@ -65,6 +65,52 @@ def target():
     return run("target", "id", id=known_id(data.get("id"), "id"))
 
 
+def hex_of(value: Any, field: str) -> list[int]:
+    """A hex as [q, r] (whole numbers within +-1000)."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise ApiError(400, field, "expected a hex [q, r]")
+    return [integer(v, field, -1000, 1000) for v in value]
+
+
+@bp.post("/destination")
+@needs_pin
+def destination():
+    """Hex games: the hex the selected unit's path leads to (null clears it); the LEDs draw the path."""
+    data = body()
+    only(data, {"hex"})
+    where = data.get("hex")
+    return run("destination", "hex", hex=None if where is None else hex_of(where, "hex"))
+
+
+SYNIAD_UNIT_ACTIONS = {"select_unit", "add_attacker", "remove_attacker"}
+SYNIAD_HEX_ACTIONS = {"select", "move", "rotate", "select_target"}
+SYNIAD_PLAIN_ACTIONS = {"resolve", "cancel"}
+
+
+@bp.post("/syniad")
+@needs_pin
+def syniad():
+    """A Syniad game action: select a target hex, add or remove attackers, resolve or cancel..."""
+    data = body()
+    only(data, {"action", "unit", "hex"})
+    action = data.get("action")
+    if not isinstance(action, str):
+        action = ""
+    if action in SYNIAD_UNIT_ACTIONS:
+        only(data, {"action", "unit"})
+        args: list[Any] = [known_id(data.get("unit"), "unit")]
+    elif action in SYNIAD_HEX_ACTIONS:
+        only(data, {"action", "hex"})
+        args = [hex_of(data.get("hex"), "hex")]
+    elif action in SYNIAD_PLAIN_ACTIONS:
+        only(data, {"action"})
+        args = []
+    else:
+        known = sorted(SYNIAD_UNIT_ACTIONS | SYNIAD_HEX_ACTIONS | SYNIAD_PLAIN_ACTIONS)
+        raise ApiError(400, "action", f"expected one of {', '.join(known)}")
+    return run("syniad", "action", action=action, args=args)
+
+
 @bp.post("/roll")
 @needs_pin
 def roll():

@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Flask, render_template
 
 from table.snapshot import Controller
-from web_ui import api_read, api_write, errors
+from web_ui import api_read, api_write, capabilities, errors
 from web_ui.auth import PinGuard, resolve_pin
 from web_ui.context import PanelContext, PanelOptions
 
@@ -32,6 +32,7 @@ def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | 
     resolved, generated = resolve_pin(pin, folder)
     if generated:
         print(f"Panel PIN (generated, kept in {folder / 'pin.txt'}): {resolved}", file=sys.stderr, flush=True)
+        capabilities.show_pin(controller, resolved)
     options = PanelOptions(pin=resolved, data_dir=folder.resolve(), sse_interval_s=sse_interval_s,
                            heartbeat_s=heartbeat_s, max_streams=max_streams,
                            marker_dictionary=marker_dictionary, marker_size_mm=marker_size_mm)

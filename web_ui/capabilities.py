@@ -4,6 +4,9 @@
   oldest first (each a JSON-able dict with at least `seq`, `ts` and `kind`).
 - `camera_jpeg() -> bytes | None`: the newest camera frame as JPEG, with the detected markers and the
   board outline drawn on it; None while there is no frame.
+- `marker_count(dictionary: str) -> int` and `marker_cells(dictionary: str, marker_id: int)
+  -> list[list[bool]]`: the printable marker patterns (ConfigError for an unknown dictionary).
+- `show_pin(pin: str) -> None`: show a just-generated PIN on the table (the status LED pattern).
 A missing capability is a 404 naming it, so the panel shows "not available" rather than failing.
 """
 
@@ -22,6 +25,13 @@ def log_entries(controller: Any, after: int, limit: int) -> list[dict[str, Any]]
     if method is None:
         raise ApiError(404, "log", "this table keeps no game log")
     return list(method(after, limit))
+
+
+def show_pin(controller: Any, pin: str) -> None:
+    """Have the table show a just-generated PIN, if it can (a table without a status LED cannot)."""
+    method = getattr(controller, "show_pin", None)
+    if method is not None:
+        method(pin)
 
 
 def camera_jpeg(controller: Any) -> bytes:

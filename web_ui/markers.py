@@ -1,9 +1,11 @@
-"""Printable marker sheets (SVG in millimetres) drawn from OpenCV's predefined marker dictionaries."""
+"""Printable marker sheets (SVG in millimetres); the marker cells come from the controller."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from table.errors import ConfigError
 from web_ui.errors import ApiError
 
 PAGE_W, PAGE_H, MARGIN, GAP = 210.0, 297.0, 10.0, 8.0   # A4, mm
@@ -11,13 +13,11 @@ MAX_IDS = 1000
 IDS_PATTERN = r"^[0-9]{1,3}(-[0-9]{1,3})?(,[0-9]{1,3}(-[0-9]{1,3})?){0,49}$"
 
 
-def _dictionary(name: str):
-    import cv2  # lazily: only the marker sheet needs OpenCV in the panel
-
-    code = getattr(cv2.aruco, name, None)
-    if not isinstance(code, int):
-        raise ApiError(409, "dictionary", f"unknown marker dictionary {name!r} in the config")
-    return cv2.aruco.getPredefinedDictionary(code)
+def _method(controller: Any, name: str) -> Any:
+    method = getattr(controller, name, None)
+    if method is None:
+        raise ApiError(404, "ids", "this table cannot draw markers")
+    return method
 
 
 def parse_ids(text: str) -> list[int]:
@@ -32,18 +32,13 @@ def parse_ids(text: str) -> list[int]:
     return sorted(ids)
 
 
-def _cells(dictionary, marker_id: int) -> list[list[bool]]:
-    import cv2
-
-    side = dictionary.markerSize + 2
-    image = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
-    return [[bool(image[r, c] < 128) for c in range(side)] for r in range(side)]
-
-
-def sheet_svg(ids: list[int], dictionary_name: str, size_mm: float) -> str:
+def sheet_svg(controller: Any, ids: list[int], dictionary_name: str, size_mm: float) -> str:
     """One A4 page (more rows overflow onto a taller page) of markers `size_mm` wide, labelled."""
-    dictionary = _dictionary(dictionary_name)
-    count = dictionary.bytesList.shape[0]
+    cells_of = _method(controller, "marker_cells")
+    try:
+        count = _method(controller, "marker_count")(dictionary_name)
+    except ConfigError as exc:
+        raise ApiError(409, "dictionary", str(exc)) from exc
     bad = [i for i in ids if i >= count]
     if bad:
         raise ApiError(404, "ids", f"{dictionary_name} has ids 0-{count - 1}; {bad[0]} is not one")
@@ -56,7 +51,7 @@ def sheet_svg(ids: list[int], dictionary_name: str, size_mm: float) -> str:
     for index, marker_id in enumerate(ids):
         x0 = MARGIN + (index % per_row) * pitch
         y0 = MARGIN + (index // per_row) * (pitch + 4)
-        cells = _cells(dictionary, marker_id)
+        cells = cells_of(dictionary_name, marker_id)
         cell = size_mm / len(cells)
         parts.append(f'<g transform="translate({x0:.2f} {y0:.2f})">')
         for r, row in enumerate(cells):

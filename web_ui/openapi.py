@@ -60,6 +60,11 @@ def _object(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, 
     return out
 
 
+HEX = {"type": "array", "minItems": 2, "maxItems": 2,
+       "items": {"type": "integer", "minimum": -1000, "maximum": 1000}}
+SYNIAD_ACTIONS = {"unit": ["add_attacker", "remove_attacker", "select_unit"],
+                  "hex": ["move", "rotate", "select", "select_target"], "": ["cancel", "resolve"]}
+
 SCHEMAS: dict[str, Any] = {
     "Error": {"type": "object", "required": ["error", "field"],
               "properties": {"error": {"type": "string"}, "field": {"type": "string"}}},
@@ -109,6 +114,10 @@ def _roll(kind: str, props: dict[str, Any], required: tuple[str, ...]) -> dict[s
 def document() -> dict[str, Any]:
     ident_body = _object({"id": ID}, ("id",))
     roll = {"oneOf": [_roll(kind, props, required) for kind, (props, required) in ROLLS.items()]}
+    syniad = {"oneOf": [_object({"action": {"type": "string", "enum": actions},
+                                 **({field: ID if field == "unit" else HEX} if field else {})},
+                                ("action", field) if field else ("action",))
+                        for field, actions in SYNIAD_ACTIONS.items()]}
     settings = {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": {
         "ruleset": {"type": "string", "enum": list(RULESETS)}, "rulings": OBJ,
         "brightness": {"type": "number", "minimum": 0, "maximum": 1}}}
@@ -164,6 +173,10 @@ def document() -> dict[str, Any]:
             "/api/phase/advance": {"post": _change("Advance to the next phase", _object({}))},
             "/api/select": {"post": _change("Select a model or unit", ident_body, 404)},
             "/api/target": {"post": _change("Pick the selection's target", ident_body, 404)},
+            "/api/destination": {"post": _change("Hex games: where the selected unit's path leads",
+                                                 _object({"hex": {**HEX, "nullable": True}}))},
+            "/api/syniad": {"post": _change("A Syniad combat action (target hex, attackers, resolve, cancel)",
+                                            syniad, 404)},
             "/api/roll": {"post": _change("Roll dice as the rule system does (logged)", roll)},
             "/api/warnings/{warning_id}/acknowledge": {"post": _change(
                 "Acknowledge a warning", _object({}), 404, params=[_q("warning_id", ID, "path")])},

@@ -61,7 +61,7 @@ def _log_path(config: Config, given: str | None, demo: bool = False) -> Path:
 
 
 def run_table(args: argparse.Namespace) -> Any:
-    from table.live import build_table, camera_opener, open_camera
+    from table.live.run import build_table, camera_opener, open_camera
 
     config = load_config(args.config)
     demo = args.demo
@@ -120,13 +120,13 @@ def _serve(controller: Any, config: Config, args: argparse.Namespace) -> bool:
 
 
 def run_doctor(args: argparse.Namespace) -> Any:
-    from table.doctor import diagnose
+    from table.live.doctor import diagnose
 
     return diagnose(args.config)
 
 
 def log_export(args: argparse.Namespace) -> Any:
-    from table.gamelog import GameLog, export_jsonl
+    from table.live.gamelog import GameLog, export_jsonl
 
     config = load_config(args.config)
     path = _log_path(config, args.log)
@@ -152,8 +152,8 @@ def log_export(args: argparse.Namespace) -> Any:
 
 
 def log_replay(args: argparse.Namespace) -> Any:
-    from table.gamelog import read_jsonl
-    from table.live import build_table
+    from table.live.gamelog import read_jsonl
+    from table.live.run import build_table
 
     config = load_config(args.config)
     events = list(read_jsonl(args.file))
@@ -171,7 +171,7 @@ def log_replay(args: argparse.Namespace) -> Any:
 
 
 def log_games(args: argparse.Namespace) -> Any:
-    from table.gamelog import GameLog
+    from table.live.gamelog import GameLog
 
     config = load_config(args.config)
     path = _log_path(config, args.log)

@@ -7,7 +7,9 @@ on one pin factory: a real one on a Pi, or gpiozero's `MockFactory` when the moc
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from table.errors import HardwareError
@@ -23,7 +25,20 @@ STATUS_PATTERNS: dict[str, tuple[tuple[float, float, float], float | None]] = {
     "off": ((0.0, 0.0, 0.0), None),
 }
 
+PIN_COLOUR = (0.0, 0.45, 0.70)                    # blue: the PIN being blinked, unlike any status
+
 ButtonHandler = Callable[[str, bool], None]   # (button name, held?)
+
+
+@dataclass(frozen=True)
+class PinTiming:
+    """How the status LED blinks a PIN: each digit as that many blinks (0 as ten), seconds."""
+
+    on: float = 0.2
+    off: float = 0.3
+    digit_pause: float = 1.2     # dark between two digits
+    repeat_pause: float = 3.0    # dark between two showings of the whole PIN
+    repeats: int = 3
 
 
 def pin_factory(name: str, mock: bool) -> Any:
@@ -56,6 +71,11 @@ class TableHardware:
         self.factory = factory
         self.mock = mock
         self.status = "off"
+        self.pin_timing = PinTiming()
+        self._pin_lock = threading.Lock()
+        self._pin_stop = threading.Event()
+        self._pin_thread: threading.Thread | None = None
+        self._pending_status: str | None = None      # the status to show once the PIN is shown
         self._handler: ButtonHandler | None = None
         self.buttons: dict[str, Any] = {}
         try:
@@ -90,7 +110,12 @@ class TableHardware:
         self.strip.show(frame)
 
     def set_status(self, state: str) -> None:
-        """Show a status on the status LED: ok, uncalibrated, camera_lost, error or off."""
+        """Show a status on the status LED: ok, uncalibrated, camera_lost, error or off
+        (after the PIN, while it is being blinked)."""
+        with self._pin_lock:
+            if self._pin_thread is not None:
+                self._pending_status = state
+                return
         if state == self.status:
             return
         colour, period = STATUS_PATTERNS[state]
@@ -99,6 +124,49 @@ class TableHardware:
             self.status_led.color = colour
         else:
             self.status_led.blink(on_time=period, off_time=period, on_color=colour)
+
+    def show_pin(self, pin: str) -> threading.Thread:
+        """Blink a just-generated PIN on the status LED (`pin_timing`), then show the status again;
+        returns the thread doing it."""
+        if not pin.isdigit():
+            raise HardwareError(f"status LED: a PIN to show must be digits, got {pin!r}")
+        with self._pin_lock:
+            if self._pin_thread is not None:
+                raise HardwareError("status LED: already showing a PIN")
+            self._pending_status, self.status = self.status, "pin"
+            self._pin_stop.clear()
+            self._pin_thread = threading.Thread(target=self._blink_pin, args=(pin, self.pin_timing),
+                                                name="status-led-pin", daemon=True)
+            self._pin_thread.start()
+            return self._pin_thread
+
+    def _blink_pin(self, pin: str, timing: PinTiming) -> None:
+        try:
+            for showing in range(timing.repeats):
+                for index, digit in enumerate(pin):
+                    if self._pin_stop.is_set():
+                        return
+                    blinks = int(digit) or 10
+                    self.status_led.blink(timing.on, timing.off, on_color=PIN_COLOUR, n=blinks)
+                    if self._pin_stop.wait(blinks * (timing.on + timing.off)):
+                        return
+                    if index < len(pin) - 1:
+                        self._pin_stop.wait(timing.digit_pause)
+                    elif showing < timing.repeats - 1:
+                        self._pin_stop.wait(timing.repeat_pause)
+        finally:
+            with self._pin_lock:
+                self._pin_thread = None
+                pending, self.status = self._pending_status or "off", "pin"
+            if not self._pin_stop.is_set():
+                self.set_status(pending)
+
+    def _stop_pin(self) -> None:
+        with self._pin_lock:
+            thread = self._pin_thread
+        if thread is not None and thread is not threading.current_thread():
+            self._pin_stop.set()
+            thread.join(timeout=5)
 
     def set_turn(self, player: str | None) -> None:
         """Light the LED of the player whose turn it is (none for None)."""
@@ -111,6 +179,7 @@ class TableHardware:
 
     def off(self) -> None:
         """Every LED dark (strip, status, turn)."""
+        self._stop_pin()
         try:
             self.strip.off()
         finally:
@@ -121,6 +190,7 @@ class TableHardware:
                 self.turn_leds.off()
 
     def close(self) -> None:
+        self._stop_pin()
         leds = [getattr(self, "status_led", None), getattr(self, "turn_leds", None)]
         devices = [*self.buttons.values(), *leds]
         for device in devices:

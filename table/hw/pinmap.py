@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from table.config import read_toml
 from table.errors import ConfigError
 
 BUTTONS = ("select", "measure", "next_phase", "undo", "confirm")
@@ -87,13 +87,5 @@ def parse_pin_map(document: dict[str, Any], source: str) -> PinMap:
 
 def load_pin_map(path: str | Path) -> PinMap:
     path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such pin map file") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    document = read_toml(path, "pin map file")
     return parse_pin_map(document, str(path))

@@ -6,7 +6,7 @@ become LED colours; the web panel reads `snapshot()` and sends `command()`s; but
 commands.
 
 The frame-to-LED path does only what the LEDs need. The slow rest runs on one background worker
-(table/background.py): committing the events to the game log, and the rule system's full
+(table/live/background.py): committing the events to the game log, and the rule system's full
 situation report behind the warnings. A snapshot is published only once every event it reflects
 is committed, and a command returns only then, so nothing the panel has seen can be lost to a power
 cut. A move the LEDs showed but the log had not yet committed is found again when the camera sees
@@ -21,40 +21,39 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from table import highlight, warnings
-from table.background import Background
-from table.capture import Capture, LatestFrame, SourceOpener
 from table.config import Config
-from table.display import AnswerCache, Answers, answers_for, regions_for, situation_of
 from table.errors import ConfigError, QueryError, TableError
-from table.gamelog import GameLog
-from table.hex_tracking import HexTracker
 from table.hw import TableHardware
-from table.leds import LedLayout
-from table.observe import move_events, pointed_model
+from table.live import highlight, markers
+from table.live.background import Background
+from table.live.capture import Capture, LatestFrame, SourceOpener
+from table.live.display import AnswerCache
+from table.live.gamelog import GameLog
+from table.live.hex_tracking import HexTracker
+from table.live.leds import LedLayout
+from table.live.observe import move_events, pointed_model
+from table.live.outputs import Outputs
+from table.live.session import GameState, Session, new_game
+from table.live.syniad_table import SyniadTable
+from table.live.table_commands import COMMANDS, ButtonActions
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
-from table.scene import Scene, parse_scene, scene_to_dict
-from table.session import GameState, Session, new_game
+from table.scene import Scene, parse_scene
 from table.snapshot import Snapshot
-from table.syniad_table import SyniadTable
-from table.table_commands import COMMANDS, ButtonActions
 from vision.types import Frame, Observation
 
 log = logging.getLogger(__name__)
 
-ERROR_SHOWN_S = 5.0        # the status LED shows an error this long after a bad frame
-REPUBLISH_S = 1.0          # counters (frames, dropped) refresh the snapshot at most this often
 
 
 class Pipeline(Protocol):
     def process(self, frame: Frame) -> Observation: ...
 
 
-class TableController:
+class TableController(Outputs):
     """The control loop and the game; implements the web panel's Controller protocol."""
 
     def __init__(self, config: Config, *, hardware: TableHardware, layout: LedLayout, log_: GameLog,
@@ -73,6 +72,8 @@ class TableController:
                                        "last_error": "", "resumed": False}
         self._last_error_at = -math.inf
         self._seen: dict[int, tuple[float, float]] = {}
+        self._sighted: dict[int, tuple[float, bool]] = {}   # marker -> (last seen, occluded then)
+        self._led_positions = [list(p) for p in layout.positions]
         self._synced: set[int] = set()
         self._pointer_pick: str | None = None
         self._warnings: list[dict[str, Any]] = []
@@ -258,6 +259,8 @@ class TableController:
             return
         events = move_events(self.state, obs, self._synced, self.config["tracking"]["move_threshold_in"])
         self._seen = {m: (p.x, p.y) for m, p in obs.markers.items()}
+        now = self.clock()
+        self._sighted.update({m: (now, p.occluded) for m, p in obs.markers.items()})
         snapper = self.hexes.snapper(self.state)
         if snapper is not None:
             for event in events:
@@ -293,124 +296,6 @@ class TableController:
         self.status["last_error"] = message
         self._last_error_at = self.clock()
 
-    # ------------------------------------------------------------ outputs
-
-    def _known_markers(self) -> set[int]:
-        markers = self.config["markers"]
-        return ({int(k) for k in markers["corners"]} | {int(k) for k in markers["edges"]}
-                | {markers["pointer_id"]} | set(self.state.markers()))
-
-    def _refresh(self, report_now: bool = False) -> None:
-        """Recompute what changed (answers, warnings, LEDs, status LED) and publish a snapshot.
-        The situation report behind the warnings is asked on the worker (or now, `report_now`)."""
-        state = self.state
-        ruleset = self.ruleset()
-        self._update_report(state, report_now)
-        # the ruleset object (ids get reused) stands for the scene and rulings
-        answers_key = (ruleset, state.selected, state.target, state.destination, state.phase)
-        if self._cache.get("answers_key") != answers_key:
-            answers = answers_for(state, ruleset, self._answer_cache) if ruleset is not None else Answers()
-            self._cache.update(answers_key=answers_key, answers=answers)
-        self._update_warnings(self._cache.get("report"))
-        self._show(regions_for(self.state, self._cache["answers"]))
-        self._publish()
-
-    def _update_report(self, state: GameState, now: bool) -> None:
-        """Use the worker's report if it is for this scene; else ask the worker for one."""
-        if self._cache.get("report_scene") is state.scene:
-            return
-        fresh = self._fresh_report
-        if fresh is not None and fresh[0] is state.scene:
-            self._cache.update(report_scene=state.scene, report=fresh[1])
-        elif now:
-            self._fresh_report = (state.scene, situation_of(state))
-            self._cache.update(report_scene=state.scene, report=self._fresh_report[1])
-        elif self._report_asked is not state.scene:
-            self._report_asked = state.scene
-
-            def report() -> None:
-                self._fresh_report = (state.scene, situation_of(state))
-
-            self._background.submit(report, polite=True)
-
-    def _settled(self) -> None:
-        """On the worker, once it is idle: take up its report and publish what is committed."""
-        with self._lock:
-            if self.session.state is not None:
-                self._refresh()
-
-    def _update_warnings(self, report: Mapping[str, Any] | None) -> None:
-        tolerance = self.config["tracking"]["move_threshold_in"]
-        found = warnings.compute(self.state, report, self._seen, self._known_markers(), tolerance)
-        if not self.status["frames"]:   # before the camera's first frame, what it saw last still stands
-            found += [w for w in self._warnings if w.get("kind") in warnings.SEEN_KINDS]
-        before = {w["id"] for w in self._warnings}
-        now = {w["id"] for w in found}
-        self.emit_all([{"kind": "warning", "id": w["id"], "warning": w["kind"], "message": w["message"]}
-                       for w in found if w["id"] not in before]
-                      + [{"kind": "warning_cleared", "id": wid} for wid in sorted(before - now)])
-        self._warnings = [{**w, "acknowledged": w["id"] in self.state.acknowledged} for w in found]
-
-    def _show(self, regions: list[highlight.Region]) -> None:
-        """Render the regions and write the strip, unless nothing changed since the last write."""
-        state = self.state
-        if regions != self._cache.get("regions"):
-            self._cache.update(regions=regions, frame=highlight.render(self.layout, regions))
-        frame = self._cache["frame"]
-        try:
-            if state.brightness is not None and state.brightness != self.hw.strip.correction.brightness:
-                self.hw.strip.set_brightness(state.brightness)
-                self._cache["shown"] = None
-            if frame != self._cache.get("shown"):
-                self.hw.show(frame)
-                self._cache["shown"] = frame
-            self.hw.set_turn(state.player)
-            self.hw.set_status(self._status_led())
-            self.status["hardware_error"] = ""
-        except TableError as exc:
-            self.status["hardware_error"] = str(exc)
-            self._error(f"hardware: {exc}")
-        self.frame = frame
-
-    def _status_led(self) -> str:
-        if self.status["camera"] == "lost":
-            return "camera_lost"
-        if self.clock() - self._last_error_at < ERROR_SHOWN_S:
-            return "error"
-        return "ok" if self.status["calibration"] == "ok" else "uncalibrated"
-
-    def _publish(self) -> None:
-        with self._commit_lock:
-            if self._uncommitted:       # published once the worker has committed them
-                return
-        if self._log_error:
-            self._error(self._log_error)
-            self._log_error = ""
-        state = self.state
-        status = {**self.status, "hardware": self.hw.describe(), "rulings": state.rulings, "game": self.game,
-                  "markers_seen": len(self._seen)}
-        counters = ("frames", "dropped", "bad_frames")
-        key = (state, self.frame, json.dumps([self._warnings, {k: v for k, v in status.items()
-                                                                    if k not in counters}], default=str))
-        now = self.clock()
-        if key == self._published_key and now - self._published_at < REPUBLISH_S:
-            return
-        if self._cache.get("doc_scene") is not state.scene:
-            self._cache.update(doc_scene=state.scene, doc=scene_to_dict(state.scene))
-        selection = {**self._cache["answers"].to_dict(), "pointer": self._pointer_pick,
-                     "last_roll": state.last_roll}
-        phase = state.phase_dict()
-        seen = self._seen if self.status["frames"] else None
-        syniad = self.syniad.view(state, self.hexes.observed(state, seen))
-        if syniad is not None:
-            phase["syniad"] = syniad
-        with self._snap_cond:
-            self._snapshot = Snapshot(self._snapshot.seq + 1, status, state.scene.ruleset, phase,
-                                      self._cache["doc"], tuple(self._warnings), self.frame, selection,
-                                      time.time())
-            self._snap_cond.notify_all()
-        self._published_key, self._published_at = key, now
-
     # ------------------------------------------------------------ Controller protocol
 
     def snapshot(self) -> Snapshot:
@@ -435,9 +320,21 @@ class TableController:
             board = (self.state.scene.board.width, self.state.scene.board.height)
         if frame is None:
             return None
-        from table.camera_view import camera_jpeg
+        from table.live.camera_view import camera_jpeg
 
         return camera_jpeg(frame.image, getattr(self.pipeline, "calibration", None), board, seen)
+
+    def show_pin(self, pin: str) -> None:
+        """Blink a just-generated panel PIN on the status LED."""
+        self.hw.show_pin(pin)
+
+    def marker_count(self, dictionary: str) -> int:
+        """How many markers the named OpenCV dictionary holds (for the printable sheet)."""
+        return markers.marker_count(dictionary)
+
+    def marker_cells(self, dictionary: str, marker_id: int) -> list[list[bool]]:
+        """One marker's cells, border included (True is black), for the printable sheet."""
+        return markers.marker_cells(dictionary, marker_id)
 
     # ------------------------------------------------------------ running
 

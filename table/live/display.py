@@ -12,13 +12,13 @@ from typing import Any
 
 from shapely.geometry import LineString, Polygon
 
-from table import highlight as hl
 from table.errors import TableError
+from table.live import highlight as hl
+from table.live.session import GameState
 from table.rules import get_ruleset
 from table.rules.age_of_tyrants import DEPLOY_DEPTH
 from table.rules.base import Ruleset
 from table.scene import Model, Scene
-from table.session import GameState
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ def _finding(check: str, ok: bool, detail: str, fix: str = "") -> Finding:
 def check_layout_and_pins(config: Config) -> list[Finding]:
     from table.hw.pinmap import load_pin_map
     from table.hw.strip import ColourCorrection
-    from table.leds import load_layout
+    from table.live.leds import load_layout
 
     out = []
     try:
@@ -122,7 +122,7 @@ def check_camera(config: Config) -> list[Finding]:
 
 
 def check_log(config: Config) -> Finding:
-    from table.gamelog import GameLog
+    from table.live.gamelog import GameLog
 
     path = config.path("log", "path")
     if not path.exists():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from table.hexgrid import Hex, HexLayout, HexSnapper
-from table.session import GameState
+from table.live.session import GameState
 
 HEX_HYSTERESIS = 0.25      # a tracked model changes hex once this far (in apothems) past the hexside
 

@@ -17,7 +17,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from table.hexgrid import HexLayout
-from table.leds import LedLayout
+from table.live.leds import LedLayout
 from table.scene import HexGridSpec
 
 RGB = tuple[int, int, int]

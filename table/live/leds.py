@@ -8,7 +8,6 @@ LED index i is the i-th position over all runs in file order.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from table.config import read_toml
 from table.errors import ConfigError
 
 
@@ -114,13 +114,5 @@ def parse_layout(document: dict[str, Any], source: str) -> LedLayout:
 def load_layout(path: str | Path) -> LedLayout:
     """Read a layout file (`firmware_cfg/leds/NAME.toml`)."""
     path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such LED layout file") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    document = read_toml(path, "LED layout file")
     return parse_layout(document, str(path))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from table.live.session import GameState
 from table.scene import Model
-from table.session import GameState
 from vision.types import Observation
 
 POINTER_REACH_IN = 2.0     # a pointer marker this close to a model's centre selects it

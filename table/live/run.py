@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from table.capture import SourceOpener
 from table.config import PACKAGE_ROOT, Config
-from table.controller import TableController
-from table.demo import DemoDirector
 from table.errors import ConfigError, HardwareError
-from table.gamelog import GameLog
 from table.hw import build_hardware
-from table.leds import load_layout
+from table.live.capture import SourceOpener
+from table.live.controller import TableController
+from table.live.demo import DemoDirector
+from table.live.gamelog import GameLog
+from table.live.leds import load_layout
 from table.scene import Scene, load_scene, parse_scene
 
 DEMO_SCENE = PACKAGE_ROOT / "table" / "data" / "demo-synaptik.json"

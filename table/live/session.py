@@ -64,7 +64,7 @@ class GameState:
     destination: tuple[int, int] | None = None    # the hex the selected unit's path leads to
     origin: Scene | None = None                   # the scene the game started with
     seed: int | None = None                       # the game's dice seed (from game_start)
-    syniad: tuple[tuple[str, tuple[Any, ...]], ...] = ()   # a Syniad game's actions (table/syniad_table.py)
+    syniad: tuple[tuple[str, tuple[Any, ...]], ...] = ()   # Syniad actions (live/syniad_table.py)
 
     @property
     def players(self) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from table.errors import QueryError, TableError
 from table.hexgrid import Hex
-from table.session import GameState
+from table.live.session import GameState
 from table.syniad.game import SyniadGame
 
 log = logging.getLogger(__name__)

@@ -10,13 +10,13 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from table import rolls, syniad_table
 from table.errors import QueryError, TableError
+from table.live import rolls, syniad_table
 from table.rules import get_ruleset
 from table.scene import parse_scene
 
 if TYPE_CHECKING:
-    from table.controller import TableController
+    from table.live.controller import TableController
 
 log = logging.getLogger(__name__)
 

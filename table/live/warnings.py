@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from table.session import GameState, moved_distance
+from table.live.session import GameState, moved_distance
 
 SEEN_KINDS = ("off_board", "unknown_marker")   # warnings about what the camera sees right now
 

@@ -9,9 +9,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from live_fakes import DEMO_SCENE, ScriptedPipeline, make_hardware
 
 from table.config import default_config
-from table.controller import TableController
-from table.gamelog import GameLog
-from table.leds import load_layout
+from table.live.controller import TableController
+from table.live.gamelog import GameLog
+from table.live.leds import load_layout
 from table.scene import load_scene
 
 

@@ -8,10 +8,10 @@ import sys
 from live_fakes import DEMO_SCENE, ScriptedPipeline
 
 from table.config import default_config
-from table.controller import TableController
-from table.gamelog import GameLog
 from table.hw import build_hardware
-from table.leds import load_layout
+from table.live.controller import TableController
+from table.live.gamelog import GameLog
+from table.live.leds import load_layout
 from table.scene import load_scene
 
 STREAM = [("advance_phase", {}), ("select", {"id": "rifles-1"}), ("roll", {"kind": "dice", "count": 3}),

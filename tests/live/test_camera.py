@@ -7,9 +7,9 @@ import time
 
 from live_fakes import frame
 
-from table.capture import LatestFrame
 from table.config import Config, validate
 from table.errors import HardwareError
+from table.live.capture import LatestFrame
 
 
 def test_latest_frame_keeps_only_the_newest():

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from live_fakes import ROOT, frame, move
 
-from table import highlight as hl
 from table.config import CONFIG_DIR
 from table.errors import QueryError
 from table.hexgrid import HexLayout
-from table.leds import LedLayout, load_layout
+from table.live import highlight as hl
+from table.live.leds import LedLayout, load_layout
 from table.scene import load_scene
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from table import highlight as hl
+from table.live import highlight as hl
 from vision.pipeline import VisionPipeline
 from vision.sources import SyntheticSource
 from vision.synthetic_scene import SceneMarker, from_scene

@@ -8,9 +8,9 @@ import math
 import pytest
 from live_fakes import DATA, frame, move
 
-from table import highlight as hl
 from table.hexgrid import HexLayout
-from table.leds import LedLayout, grid
+from table.live import highlight as hl
+from table.live.leds import LedLayout, grid
 from table.rules import get_ruleset
 from table.scene import load_scene
 

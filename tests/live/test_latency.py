@@ -7,7 +7,7 @@ import threading
 
 from live_fakes import frame, move
 
-from table import highlight as hl
+from table.live import highlight as hl
 
 
 def led(controller, point):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from live_fakes import DATA
 
-from table import highlight as hl
 from table.config import CONFIG_DIR
 from table.errors import ConfigError
-from table.leds import LedLayout, load_layout, parse_layout
+from table.live import highlight as hl
+from table.live.leds import LedLayout, load_layout, parse_layout
 from table.scene import HexGridSpec
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from table import rolls
+from table.live import rolls
 
 
 class Loaded(random.Random):

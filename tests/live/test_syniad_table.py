@@ -8,7 +8,7 @@ from live_fakes import DATA, frame, move
 
 from table.errors import QueryError
 from table.hexgrid import HexLayout
-from table.leds import LedLayout, grid
+from table.live.leds import LedLayout, grid
 from table.scene import load_scene
 from table.syniad.game import SyniadGame
 

@@ -6,10 +6,10 @@ import math
 
 from live_fakes import DATA, ROOT
 
-from table import highlight as hl
 from table.config import CONFIG_DIR
 from table.hexgrid import HexLayout
-from table.leds import LedLayout, grid, load_layout
+from table.live import highlight as hl
+from table.live.leds import LedLayout, grid, load_layout
 from table.rules import get_ruleset
 from table.scene import load_scene
 

@@ -17,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from table.errors import QueryError
+from table.live import markers
 from table.rules import get_ruleset
 from table.scene import parse_scene
 from table.snapshot import Snapshot
@@ -85,6 +86,12 @@ class FakeTable:
         out = io.BytesIO()
         image.save(out, "JPEG", quality=70)
         return out.getvalue()
+
+    def marker_count(self, dictionary: str) -> int:
+        return markers.marker_count(dictionary)
+
+    def marker_cells(self, dictionary: str, marker_id: int) -> list[list[bool]]:
+        return markers.marker_cells(dictionary, marker_id)
 
     # ---------------------------------------------------------------- test helpers
 

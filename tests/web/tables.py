@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from table.config import load_config
-from table.controller import TableController
-from table.gamelog import GameLog
 from table.hw import build_hardware
-from table.leds import load_layout
-from table.live import DEMO_SCENE
+from table.live.controller import TableController
+from table.live.gamelog import GameLog
+from table.live.leds import load_layout
+from table.live.run import DEMO_SCENE
 from table.scene import load_scene
 
 

@@ -178,3 +178,68 @@ def test_a_pool_rolled_on_the_phone_is_rolled_and_logged_by_the_table(page, tabl
     successes = sum(d["value"] >= 5 for d in roll["result"]["dice"])
     plural = "" if successes == 1 else "es"
     expect(page.locator("#dice-result .big")).to_have_text(f"{successes} success{plural}")
+
+
+SYNIAD_COMBAT = Path(__file__).resolve().parents[1] / "data" / "live" / "syniad-combat.json"
+
+
+def tap_hex(page, hex_: tuple[int, int]) -> None:
+    """Tap the centre of a hex on the board (the hex overlay's polygon)."""
+    hexagon = page.locator(f'#board polygon[data-hex="{hex_[0]},{hex_[1]}"]')
+    hexagon.scroll_into_view_if_needed()
+    box = hexagon.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_syniad_combat_played_from_the_phone(browser, tmp_path):
+    controller = demo_controller(tmp_path, scene=SYNIAD_COMBAT)   # inf-1 (A, 7) [1, 1]; inf-2 (B, 5) [3, 0]
+    controller.command("syniad", action="select_unit", args=["inf-1"])
+    controller.command("syniad", action="move", args=["2,0"])    # next to the enemy, as the camera would
+    server = LiveServer(make_app(controller, tmp_path))
+    context = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + "/")
+        page.evaluate(f"localStorage.setItem('smarttable-pin', '{PIN}')")
+        expect(page.locator("#syniad")).to_contain_text("movement")
+        page.click("#next-phase")
+        expect(page.locator("#syniad")).to_contain_text("Combat Details")
+        page.click("#syniad-actions button:has-text('Pick target hex')")
+        tap_hex(page, (3, 0))
+        expect(page.locator("#syniad")).to_contain_text("[3, 0]")
+        expect(page.locator("#syniad")).to_contain_text("0 attacking · 5 defending")
+        page.click("#syniad-actions button:has-text('Add inf-1')")
+        expect(page.locator("#syniad")).to_contain_text("14 attacking · 5 defending")   # attackers double
+        page.click("#syniad-actions button:has-text('Resolve')")
+        expect(page.locator("#syniad")).to_contain_text("Last combat: [3, 0]")
+        last = controller.snapshot().phase["syniad"]["last_result"]
+        expect(page.locator("#syniad")).to_contain_text(f"{last['winner']} wins")
+        expect(page.locator("#syniad-instructions li")).to_have_count(len(last["instructions"]))
+        assert last["target"] == [3, 0] and last["attackers"] == ["inf-1"]
+        texts = page.locator("#syniad-instructions li").all_inner_texts()
+        assert texts == [i["text"] for i in controller.snapshot().phase["syniad"]["instructions"]]
+        mismatches = controller.snapshot().phase["syniad"]["mismatches"]
+        assert mismatches and page.locator("#syniad-mismatches li").all_inner_texts() == [
+            m["text"] for m in mismatches]
+        logged = [e for e in controller.log_entries(0, 1000) if e["kind"] == "syniad"]
+        assert [e["action"] for e in logged][-4:] == ["select_target", "add_attacker", "select_target", "resolve"]
+        page.screenshot(path=str(ARTIFACTS / "panel-375-syniad.png"))
+        assert errors == []
+    finally:
+        context.close()
+        server.close()
+        controller.close()
+
+
+def test_the_led_view_draws_each_led_where_it_stands(page, table):
+    page.goto(page.url.split("#")[0] + "#setup/leds")
+    layout = table.snapshot().status["led_layout"]["positions"]
+    dots = page.locator("#led-board circle.led-at")
+    expect(dots).to_have_count(len(layout))
+    for index in (0, len(layout) // 3, len(layout) - 1):
+        dot = dots.nth(index)
+        assert [float(dot.get_attribute("cx")), float(dot.get_attribute("cy"))] == layout[index]
+    colours = page.evaluate("[...document.querySelectorAll('#led-board circle.led-at')].map((c) => c.getAttribute('fill'))")
+    assert colours == [f"rgb({r} {g} {b})" for r, g, b in table.snapshot().leds]

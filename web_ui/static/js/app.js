@@ -5,6 +5,7 @@ import { boardPoint, coverCrossed, drawBoard, hexLayout, nearestModel, playerCol
 import { renderDice } from "./dice.js";
 import { refreshLog } from "./log.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
+import { renderSyniad, syniadTap } from "./syniad.js";
 
 const $ = (id) => document.getElementById(id);
 const app = { state: null, seq: -1, ruleset: null, questions: [], picks: [], unit: null, view: {}, gaps: 0 };
@@ -24,6 +25,7 @@ function apply(state) {
   renderWarnings(state);
   renderUnits(state);
   renderTableSelection(state.selection || {});
+  renderSyniad(app);
   redraw();
   renderSetup(app);
   if (location.hash.startsWith("#log")) refreshLog();
@@ -92,6 +94,7 @@ function onBoardTap(event) {
   if (!app.state) return;
   const [x, y] = boardPoint($("board"), event);
   const scene = app.state.scene;
+  if (scene.hexgrid && syniadTap(app, cubeRound(...hexLayout(scene.hexgrid).fractional(x, y)))) return;
   const model = nearestModel(scene, x, y);
   if (!model) {
     if (app.unit && scene.hexgrid && app.view.reach) return showPath(x, y);
@@ -195,9 +198,14 @@ function showPath(x, y) {
   const h = cubeRound(...layout.fractional(x, y));
   const entry = app.view.reach.find((r) => r.hex[0] === h[0] && r.hex[1] === h[1]);
   app.view.path = entry?.path ? entry.path.map((p) => layout.toBoard(p)) : null;
-  showInfo([el("h3", {}, `${app.unit} → [${h}]`), entry
+  const unit = app.unit;
+  showInfo([el("h3", {}, `${unit} → [${h}]`), entry
     ? kv([["cost", fmt(entry.cost)], ["path", (entry.path || []).map((p) => `[${p}]`).join(" ")]])
-    : el("p", {}, "out of reach this move")]);
+    : el("p", {}, "out of reach this move"),
+  entry ? el("button", { type: "button", id: "path-on-table", on: { click: () => attempt(async () => {
+    await send("POST", "/api/select", { id: unit });
+    await send("POST", "/api/destination", { hex: h });
+  }, "Path shown on the table") } }, "Show the path on the table") : null]);
   redraw();
 }
 

@@ -1,6 +1,6 @@
 // Set-up pages: camera and calibration, terrain editor, roster and marker sheets, settings, LED strip.
 import { attempt, el, getJSON, send } from "./api.js";
-import { boardPoint, drawBoard } from "./board.js";
+import { boardPoint, drawBoard, s } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const TRAITS = ["light_cover", "heavy_cover", "difficult", "impassable", "road", "elevated", "flat",
@@ -29,7 +29,7 @@ export function renderSetup(app) {
   if (editor.sub === "camera") renderStatus(state.status || {});
   if (editor.sub === "terrain") renderTerrain(state);
   if (editor.sub === "roster") renderRoster(state);
-  if (editor.sub === "leds") renderLeds(state.leds || []);
+  if (editor.sub === "leds") renderLeds(state);
 }
 
 function flat(value) {
@@ -38,7 +38,7 @@ function flat(value) {
 }
 
 function renderStatus(status) {
-  const shown = Object.entries(status).filter(([, v]) => v !== "" && v !== null
+  const shown = Object.entries(status).filter(([k, v]) => k !== "led_layout" && v !== "" && v !== null
     && !(typeof v === "object" && !Object.keys(v).length));
   $("status").replaceChildren(...shown.flatMap(([k, v]) => [el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, flat(v))]));
 }
@@ -142,10 +142,36 @@ function setupSettingsForm() {
 }
 
 // ------------------------------------------------------------------ LEDs
-function renderLeds(leds) {
-  $("leds").replaceChildren(...leds.map(([r, g, b], i) => el("div", { class: "led", title: `LED ${i}`,
-    style: `background: rgb(${r} ${g} ${b})` })));
-  if (!leds.length) $("leds").replaceChildren(el("p", { class: "hint" }, "This table reports no LED strip."));
+// Each LED drawn where it stands around or under the board (status.led_layout: board inches per LED);
+// a table that reports no positions gets the plain strip.
+function renderLeds(state) {
+  const leds = state.leds || [], at = state.status?.led_layout?.positions || [];
+  const svg = $("led-board");
+  svg.hidden = !(leds.length && at.length === leds.length);
+  $("leds").hidden = !svg.hidden;
+  if (!leds.length) { $("leds").replaceChildren(el("p", { class: "hint" }, "This table reports no LED strip.")); return; }
+  if (svg.hidden) {
+    $("leds").replaceChildren(...leds.map(([r, g, b], i) => el("div", { class: "led", title: `LED ${i}`,
+      style: `background: rgb(${r} ${g} ${b})` })));
+    return;
+  }
+  const scene = state.scene, width = scene.board?.width ?? 48, height = scene.board?.height ?? 48;
+  drawBoard(svg, { ...scene, models: [] });
+  const xs = [0, width, ...at.map((p) => p[0])], ys = [0, height, ...at.map((p) => p[1])];
+  const pad = 1;
+  const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
+  svg.setAttribute("viewBox", `${x0} ${y0} ${Math.max(...xs) + pad - x0} ${Math.max(...ys) + pad - y0}`);
+  let gap = Infinity;                                     // LED size from the spacing of the first two
+  if (at.length > 1) gap = Math.hypot(at[1][0] - at[0][0], at[1][1] - at[0][1]) || Infinity;
+  const r = Math.min(0.4, gap / 2.2);
+  const group = s("g", { class: "leds-at" });
+  leds.forEach(([red, green, blue], i) => {
+    const dot = s("circle", { class: "led-at", cx: at[i][0], cy: at[i][1], r, "data-led": i,
+                              fill: `rgb(${red} ${green} ${blue})` });
+    dot.append(s("title", {}, `LED ${i}`));
+    group.append(dot);
+  });
+  svg.append(group);
 }
 
 export function setupForms(app) { setupTerrainForm(app); setupSettingsForm(); }

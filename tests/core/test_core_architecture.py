@@ -1,0 +1,63 @@
+"""The import arrows of ARCHITECTURE.md hold: each room imports only what it may."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HARDWARE_LIBS = ("gpiozero", "spidev", "lgpio", "RPi", "picamera2")
+WEB_LIBS = ("flask", "werkzeug", "waitress")
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module a file imports, anywhere in it (lazy imports inside functions included)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def files(*rooms: str, exclude: tuple[str, ...] = ()) -> list[Path]:
+    found = []
+    for room in rooms:
+        target = ROOT / room
+        for path in sorted(target.rglob("*.py")) if target.is_dir() else [target]:
+            if not any(path.is_relative_to(ROOT / ex) for ex in exclude):
+                found.append(path)
+    return found
+
+
+def offences(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
+    bad = []
+    for path in paths:
+        for name in imports_of(path):
+            if any(name == f or name.startswith(f + ".") for f in forbidden):
+                bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    return bad
+
+
+CORE = files("table", exclude=("table/live", "table/hw", "table/commands", "table/cli.py"))
+LIVE_ONLY = ("table.live", "table.hw", "table.cli", "table.commands")
+
+
+@pytest.mark.parametrize("room, paths, forbidden", [
+    ("core (table/, table/rules/...)", CORE, ("cv2", *HARDWARE_LIBS, *WEB_LIBS, "vision", "web_ui", *LIVE_ONLY)),
+    ("hardware (table/hw/)", files("table/hw"), ("cv2", *WEB_LIBS, "vision", "web_ui", "table.live",
+                                                 "table.rules", "table.cli", "table.commands")),
+    ("vision/", files("vision"), (*WEB_LIBS, "gpiozero", "web_ui", *LIVE_ONLY)),
+    ("web_ui/", files("web_ui"), ("cv2", *HARDWARE_LIBS, "vision", "table.hw", "table.cli", "table.commands")),
+])
+def test_rooms_import_only_what_they_may(room, paths, forbidden):
+    assert paths, f"no files found for {room}"
+    assert offences(paths, forbidden) == []
+
+
+def test_the_core_has_the_modules_the_architecture_names():
+    names = {p.relative_to(ROOT).as_posix() for p in CORE}
+    for module in ("table/scene.py", "table/geometry.py", "table/hexgrid.py", "table/config.py",
+                   "table/rules/base.py", "table/snapshot.py"):
+        assert module in names

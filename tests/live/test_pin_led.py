@@ -1,0 +1,81 @@
+"""A just-generated panel PIN blinks on the status LED (issue 6), recorded on gpiozero's mock pins."""
+
+from __future__ import annotations
+
+from table.hw.devices import PIN_COLOUR, PinTiming
+from web_ui import create_app
+
+FAST = PinTiming(on=0.03, off=0.03, digit_pause=0.25, repeat_pause=0.5, repeats=2)
+GAP = 0.15     # longer than a blink (0.06 s), shorter than the dark between digits
+
+
+def blue_pin(controller, factory):
+    return factory.pin(controller.hw.pins.status_led[2])
+
+
+def flashes(pin, since: int) -> list[float]:
+    """When the blue leg turned to the PIN's blue, over the states recorded from index `since`
+    (gpiozero's MockPin records each state with the time since the change before it)."""
+    times, now = [], 0.0
+    for before, after in zip(pin.states[since - 1:], pin.states[since:], strict=False):
+        now += after.timestamp
+        if after.state == PIN_COLOUR[2] and before.state != PIN_COLOUR[2]:
+            times.append(now)
+    return times
+
+
+def groups(starts: list[float], gap: float) -> list[int]:
+    """Flashes grouped where the dark between two flash starts is longer than `gap`: blinks per digit."""
+    counts = [1]
+    for a, b in zip(starts, starts[1:], strict=False):
+        if b - a > gap:
+            counts.append(1)
+        else:
+            counts[-1] += 1
+    return counts
+
+
+def test_the_pin_blinks_digit_by_digit_then_the_status_returns(make_controller, factory):
+    c = make_controller()
+    status_before = c.hw.status
+    c.hw.pin_timing = FAST
+    blue = blue_pin(c, factory)
+    start = len(blue.states)
+    c.hw.show_pin("305").join(timeout=10)
+    counts = groups(flashes(blue, start), gap=GAP)
+    assert counts == [3, 10, 5] * 2            # a 0 is ten blinks; the whole PIN twice
+    assert c.hw.status == status_before        # the status it had before is shown again
+
+
+def test_status_changes_wait_until_the_pin_is_shown(make_controller, factory):
+    c = make_controller()
+    c.hw.pin_timing = FAST
+    thread = c.hw.show_pin("1")
+    c.hw.set_status("camera_lost")
+    assert c.hw.status == "pin"
+    thread.join(timeout=10)
+    assert c.hw.status == "camera_lost"
+
+
+def test_closing_stops_the_pin_at_once(make_controller, factory):
+    c = make_controller()
+    blue = blue_pin(c, factory)
+    c.hw.pin_timing = PinTiming(on=0.5, off=0.5, repeats=3)
+    thread = c.hw.show_pin("999999")
+    c.close()
+    thread.join(timeout=2)
+    assert not thread.is_alive() and blue.state == 0
+
+
+def test_a_generated_panel_pin_is_blinked(make_controller, factory, tmp_path, capsys):
+    c = make_controller()
+    c.hw.pin_timing = PinTiming(on=FAST.on, off=FAST.off, digit_pause=FAST.digit_pause, repeats=1)
+    blue = blue_pin(c, factory)
+    start = len(blue.states)
+    create_app(c, data_dir=tmp_path / "data")
+    pin = (tmp_path / "data" / "pin.txt").read_text().strip()
+    assert pin in capsys.readouterr().err and c.hw.status == "pin"
+    c.hw._pin_thread.join(timeout=30)
+    digits = [int(d) or 10 for d in pin]
+    assert groups(flashes(blue, start), gap=GAP) == digits
+    assert PIN_COLOUR[2] > 0 and PIN_COLOUR[0] == 0      # blue only: not one of the status colours
