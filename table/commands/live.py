@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -126,14 +128,9 @@ def run_doctor(args: argparse.Namespace) -> Any:
 
 
 def log_export(args: argparse.Namespace) -> Any:
-    from table.live.gamelog import GameLog, export_jsonl
+    from table.live.gamelog import export_jsonl
 
-    config = load_config(args.config)
-    path = _log_path(config, args.log)
-    if not path.exists():
-        raise ConfigError(f"{path}: no game log here")
-    gamelog = GameLog(path)
-    try:
+    with _existing_log(args) as (path, gamelog):
         games = gamelog.games()
         if not games:
             raise ConfigError(f"{path}: the game log has no games")
@@ -141,8 +138,6 @@ def log_export(args: argparse.Namespace) -> Any:
         if game not in {g["game"] for g in games}:
             raise ConfigError(f"{path}: no game {game} (games: {', '.join(str(g['game']) for g in games)})")
         events = gamelog.events(game)
-    finally:
-        gamelog.close()
     if args.out is None:
         export_jsonl(events, sys.stdout)
         return None
@@ -171,15 +166,21 @@ def log_replay(args: argparse.Namespace) -> Any:
 
 
 def log_games(args: argparse.Namespace) -> Any:
+    with _existing_log(args) as (path, gamelog):
+        return {"log": str(path), "games": gamelog.games()}
+
+
+@contextlib.contextmanager
+def _existing_log(args: argparse.Namespace) -> Iterator[tuple[Path, Any]]:
+    """The game log named by --config/--log, opened; a missing log is the user's mistake."""
     from table.live.gamelog import GameLog
 
-    config = load_config(args.config)
-    path = _log_path(config, args.log)
+    path = _log_path(load_config(args.config), args.log)
     if not path.exists():
         raise ConfigError(f"{path}: no game log here")
     gamelog = GameLog(path)
     try:
-        return {"log": str(path), "games": gamelog.games()}
+        yield path, gamelog
     finally:
         gamelog.close()
 
