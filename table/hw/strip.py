@@ -15,6 +15,7 @@ the WS2812's 0.4/0.8 us pulses on every Pi including the Pi 5; it needs only MOS
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -84,7 +85,7 @@ class ColourCorrection:
         return wire[:, order]
 
 
-class LedStrip:
+class LedStrip(ABC):
     """An addressable strip. Subclasses must implement `_write`; they may override `close`."""
 
     def __init__(self, correction: ColourCorrection):
@@ -110,8 +111,9 @@ class LedStrip:
     def set_brightness(self, brightness: float) -> None:
         self.correction = replace(self.correction, brightness=brightness)
 
+    @abstractmethod
     def _write(self, wire: np.ndarray) -> None:
-        raise NotImplementedError
+        """Send one frame of wire-order bytes to the LEDs."""
 
     def close(self) -> None:
         self.closed = True
