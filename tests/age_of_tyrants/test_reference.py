@@ -3,17 +3,11 @@ bench/aot_baseline.py on generated battlefields with every kind of terrain, hill
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from aot_baseline import plain_los, plain_pairs
+from aot_scenes import make_scene
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-
-from aot_baseline import plain_los, plain_pairs  # noqa: E402
-from aot_scenes import make_scene  # noqa: E402
-
-from table.rules.age_of_tyrants import AgeOfTyrants  # noqa: E402
+from table.rules.age_of_tyrants import AgeOfTyrants
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])

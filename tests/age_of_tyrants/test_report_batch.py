@@ -4,18 +4,13 @@ changes LOS or measuring, with round and rectangular bases, hills, woods, smoke 
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from aot_scenes import make_scene
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-
-from aot_scenes import make_scene  # noqa: E402
-
-from table.rules.age_of_tyrants import AgeOfTyrants  # noqa: E402
-from table.scene import Base  # noqa: E402
+from table.rules.age_of_tyrants import AgeOfTyrants
+from table.scene import Base
 
 RULINGS = [{}, {"concealment_depth_from": "centre"}, {"concealment_hides_viewer": False},
            {"round_to": 0.25}, {"measure": "centre"}]

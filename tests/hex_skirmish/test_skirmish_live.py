@@ -4,20 +4,16 @@ questions' answers, and kept up to date move by move with the answers of a full 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from skirmish_helpers import rules_for, scene_doc
+from skirmish_scene import battlefield
 
 from table.errors import QueryError
 from table.rules.hex_skirmish import HexSkirmish
 from table.scene import parse_scene
 from table.skirmish.movement import unwind
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from skirmish_scene import battlefield  # noqa: E402
 
 
 def questions(rules: HexSkirmish, tracked: list[str]) -> dict[str, Any]:
