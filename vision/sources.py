@@ -7,6 +7,7 @@ then a USB camera, and raises HardwareError when there is none (the live table t
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -43,12 +44,24 @@ class _Pacer:
             self._next = max(now, self._next) + self.interval
 
 
+@contextlib.contextmanager
+def _quiet_opencv() -> Iterator[None]:
+    """Silence OpenCV's own warnings for the duration (its backends print one per failed probe)."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
 class VideoCaptureSource:
     """A USB camera by index, or a video file, through OpenCV."""
 
     def __init__(self, device: int | str, size: tuple[int, int] | None = None, fps: float = 0.0):
         self.device = device
-        self._cap = cv2.VideoCapture(device)
+        with _quiet_opencv():  # a missing camera is reported below, once, in our words
+            self._cap = cv2.VideoCapture(device)
         if not self._cap.isOpened():
             raise HardwareError(f"camera {device!r}: cannot open (no such camera or unreadable video file)")
         if size and isinstance(device, int):
