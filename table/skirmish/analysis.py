@@ -106,16 +106,16 @@ class SkirmishAnalysis:
         self.relaxed = np.zeros((n, self.board.size), dtype=bool)    # ... with points left to step on
         self._search([i for i, p in enumerate(self.pieces) if p.allowance is not None])
         self._gaps()
-        on = [i for i, p in enumerate(self.pieces) if p.cells]
-        pairs = [(a, b) for a in on for b in on if self.pieces[a].player != self.pieces[b].player]
+        on = np.array([bool(p.cells) for p in self.pieces])
+        enemy = self._players[:, None] != self._players[None, :]
+        pairs = np.argwhere(enemy & on[:, None] & on[None, :])
         self.visible = np.zeros((n, n), dtype=bool)
         self.heavy = np.zeros((n, n), dtype=np.int64)
         self.light = np.zeros((n, n), dtype=np.int64)
-        enemy = self._players[:, None] != self._players[None, :]
         self._row = np.full(n * n, -1, dtype=np.int64)       # slot a * n + b -> row of `between`
         self._row[np.nonzero(enemy.ravel())[0]] = np.arange(int(enemy.sum()))
         self.between = np.zeros((int(enemy.sum()), self.board.size), dtype=bool)   # cells strictly between
-        self._sight(np.array(pairs, dtype=np.int64).reshape(-1, 2), fresh=True)
+        self._sight(pairs, fresh=True)
 
     def _occupancy(self, cells: np.ndarray | None = None) -> None:
         """How many units cover each cell, and the cells each player's enemies cover (only at `cells`
@@ -227,7 +227,7 @@ class SkirmishAnalysis:
         slots = self._row[a * len(self.pieces) + b]
         if not fresh:
             self.between[slots] = False
-        self.between[slots[lines.between_pair], lines.between_cell] = True
+        self.between.reshape(-1)[slots[lines.between_pair] * self.board.size + lines.between_cell] = True
 
     # ------------------------------------------------------------ incremental updates
 

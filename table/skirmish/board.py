@@ -16,6 +16,7 @@ from table.skirmish.field import Field
 from table.skirmish.movement import Ground
 from table.skirmish.text import HARD_COVER_COST, STEP_COST
 
+NUDGE = 1e-6      # `hexgrid.line`'s nudge of both ends
 PAD = 4           # cells of margin around the map: footprint offsets up to this stay in the box
 SIDE_KIND = {"soft_cover": 1, "hard_cover": 2}
 
@@ -31,6 +32,8 @@ class Board:
         self.width, self.height = max(qs) - self.q0 + PAD + 1, max(rs) - self.r0 + PAD + 1
         self.size = self.width * self.height
         self.steps = tuple(dq * self.height + dr for dq, dr in DIRECTIONS)
+        self.direction_of = np.full(2 * self.height + 3, -1, dtype=np.int64)   # cell step + height + 1
+        self.direction_of[np.array(self.steps) + self.height + 1] = np.arange(6)
         terrain = field.rules.hex_terrain
         self.blocking = np.zeros(self.size, dtype=bool)
         for h, kind in terrain.items():
@@ -42,6 +45,7 @@ class Board:
             if feature in SIDE_KIND and step in DIRECTIONS and self.inside(a):
                 self.side_kind[self.cell(a), DIRECTIONS.index(step)] = SIDE_KIND[feature]
         self.special = self.blocking | self.side_kind.any(axis=1)   # cells a line of sight must look at
+        self.lines = HexLines(max(qs) - min(qs), max(rs) - min(rs), self.height)
         self.ground = ground
         self._shapes: dict[tuple[tuple[Hex, ...], bool], Shape] = {}
         self._stacked: tuple[np.ndarray, np.ndarray] | None = None
@@ -81,6 +85,39 @@ class Board:
         if not shape.known[cell]:
             shape.fill(cell)
             self._stacked = None
+
+
+class HexLines:
+    """Every hex line from (0, 0) to an offset within the map's span, as `hexgrid.line` draws it (with its
+    nudge, the line from a to b is the line from (0, 0) to b - a moved by a). Per offset
+    `(dq + span_q) * (2 * span_r + 1) + (dr + span_r)`: its length (hex distance) and first point; per
+    point: the cell step from the line's start, and whether `hex_round` met a tie there that only the
+    line's true ends decide (`sightlines` redraws those few points as `hexgrid.line` does)."""
+
+    def __init__(self, span_q: int, span_r: int, height: int):
+        self.span_q, self.span_r = span_q, span_r
+        dq, dr = np.meshgrid(np.arange(-span_q, span_q + 1), np.arange(-span_r, span_r + 1), indexing="ij")
+        dq, dr = dq.ravel(), dr.ravel()
+        self.length = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+        self.first = np.cumsum(self.length + 1) - (self.length + 1)
+        which = np.repeat(np.arange(len(dq)), self.length + 1)
+        k = (np.arange(len(which)) - self.first[which]).astype(np.float64)
+        nf = np.maximum(self.length, 1)[which].astype(np.float64)
+        fq = fr = 0.0 + NUDGE
+        q = fq + ((dq[which] + NUDGE) - fq) * k / nf
+        r = fr + ((dr[which] + NUDGE) - fr) * k / nf
+        s = -q - r
+        rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
+        eq, er, es = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
+        fix_q = (eq > er) & (eq > es)
+        fix_r = ~fix_q & (er > es)
+        rq = np.where(fix_q, -rr - rs, rq).astype(np.int64)
+        rr = np.where(fix_r, -rq - rs, rr).astype(np.int64)
+        self.step = rq * height + rr
+        self.tie = np.abs(eq - er) < 1e-9   # rounding decided by float noise: redraw from the true ends
+
+    def offset(self, dq: np.ndarray, dr: np.ndarray) -> np.ndarray:
+        return (dq + self.span_q) * (2 * self.span_r + 1) + (dr + self.span_r)
 
 
 class Shape:

@@ -13,13 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from table.hexgrid import DIRECTIONS
-from table.skirmish.board import Board
-
-_NUDGE = 1e-6
-_DIRECTION_OF = np.full(9, -1, dtype=np.int64)   # (dq + 1) * 3 + (dr + 1) -> index into DIRECTIONS
-for _i, (_dq, _dr) in enumerate(DIRECTIONS):
-    _DIRECTION_OF[(_dq + 1) * 3 + (_dr + 1)] = _i
+from table.skirmish.board import NUDGE, Board
 
 
 @dataclass
@@ -59,26 +53,20 @@ def sight_pairs(board: Board, units: Units, pairs: np.ndarray, cover_rule: str, 
     start = flat[first[pa][owner] + j // across]
     end = flat[first[pb][owner] + j % across]
     count = len(owner)
-    h = board.height
-    aq, ar = start // h + board.q0, start % h + board.r0
-    bq, br = end // h + board.q0, end % h + board.r0
-    dq, dr = aq - bq, ar - br
-    n = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    h, table = board.height, board.lines
+    dq, dr = end // h - start // h, end % h - start % h
+    off = table.offset(dq, dr)
+    n = table.length[off]
     which = np.repeat(np.arange(count), n + 1)
     first = np.cumsum(n + 1) - (n + 1)
-    k = np.arange(len(which)) - first[which]
-    kf, nf = k.astype(np.float64), np.maximum(n, 1)[which].astype(np.float64)
-    fq, fr = aq[which] + _NUDGE, ar[which] + _NUDGE
-    q = fq + ((bq[which] + _NUDGE) - fq) * kf / nf
-    r = fr + ((br[which] + _NUDGE) - fr) * kf / nf
-    s = -q - r
-    rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
-    eq, er, es = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
-    fix_q = (eq > er) & (eq > es)
-    fix_r = ~fix_q & (er > es)
-    rq = np.where(fix_q, -rr - rs, rq).astype(np.int64)
-    rr = np.where(fix_r, -rq - rs, rr).astype(np.int64)
-    cell = np.clip((rq - board.q0) * h + (rr - board.r0), 0, board.size - 1)
+    point = np.arange(len(which)) + np.repeat(table.first[off] - first, n + 1)
+    k = point - table.first[off][which]
+    cell = start[which] + table.step[point]
+    tie = np.nonzero(table.tie[point])[0]
+    if len(tie):
+        line = which[tie]
+        cell[tie] = _drawn(board, start[line], end[line], k[tie], n[line])
+    cell = np.clip(cell, 0, board.size - 1)
     la, lb = pairs[owner, 0], pairs[owner, 1]
     last = n[which]
     inner = (k > 0) & (k < last)
@@ -96,9 +84,7 @@ def sight_pairs(board: Board, units: Units, pairs: np.ndarray, cover_rule: str, 
     step, here, line_of = pts[at], pc[at], pl[at]
     own_here, tgt_here = own[at], tgt[at]
     nxt = cell[step + 1]
-    sq, sr = rq[step + 1] - rq[step], rr[step + 1] - rr[step]
-    direction = _DIRECTION_OF[np.clip((sq + 1) * 3 + (sr + 1), 0, 8)]
-    direction = np.where((np.abs(sq) <= 1) & (np.abs(sr) <= 1), direction, -1)
+    direction = board.direction_of[np.clip(nxt - here + h + 1, 0, 2 * h + 2)]
     valid = direction >= 0
     here, line_of, nxt, direction = here[valid], line_of[valid], nxt[valid], direction[valid]
     own_here, tgt_here = own_here[valid], tgt_here[valid]
@@ -116,6 +102,26 @@ def sight_pairs(board: Board, units: Units, pairs: np.ndarray, cover_rule: str, 
     starts = np.r_[0, np.nonzero(owner[1:] != owner[:-1])[0] + 1]
     best = np.minimum.reduceat(rank, starts) % count
     return Lines(~blocked[best], heavy[best], light[best], owner[which[inner]], cell[inner])
+
+
+def _drawn(board: Board, start: np.ndarray, end: np.ndarray, k: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The cells of points k of lines from `start` to `end` (of lengths n), with `hexgrid.line`'s float
+    arithmetic on the lines' own ends."""
+    h = board.height
+    aq, ar = start // h + board.q0, start % h + board.r0
+    bq, br = end // h + board.q0, end % h + board.r0
+    kf, nf = k.astype(np.float64), np.maximum(n, 1).astype(np.float64)
+    fq, fr = aq + NUDGE, ar + NUDGE
+    q = fq + ((bq + NUDGE) - fq) * kf / nf
+    r = fr + ((br + NUDGE) - fr) * kf / nf
+    s = -q - r
+    rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
+    eq, er, es = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
+    fix_q = (eq > er) & (eq > es)
+    fix_r = ~fix_q & (er > es)
+    rq = np.where(fix_q, -rr - rs, rq).astype(np.int64)
+    rr = np.where(fix_r, -rq - rs, rr).astype(np.int64)
+    return (rq - board.q0) * h + (rr - board.r0)
 
 
 def _vehicles(units: Units, which: np.ndarray, cell: np.ndarray, free: np.ndarray, pa: np.ndarray,
