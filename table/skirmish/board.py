@@ -114,7 +114,8 @@ class HexLines:
         rq = np.where(fix_q, -rr - rs, rq).astype(np.int64)
         rr = np.where(fix_r, -rq - rs, rr).astype(np.int64)
         self.step = rq * height + rr
-        self.tie = np.abs(eq - er) < 1e-9   # rounding decided by float noise: redraw from the true ends
+        # q or r to fix with equal errors: float noise decides, so those points are redrawn from the true ends
+        self.tie = (np.abs(eq - er) < 1e-9) & (np.maximum(eq, er) > es)
 
     def offset(self, dq: np.ndarray, dr: np.ndarray) -> np.ndarray:
         return (dq + self.span_q) * (2 * self.span_r + 1) + (dr + self.span_r)

@@ -62,33 +62,32 @@ def search_many(board: Board, jobs: list[Job], walls: np.ndarray, wall_of: np.nd
         board.edges_from(job.shape, job.start)
     if k <= FEW:
         return [_search_one(job, walls[wall_of[i]], no_stop[i], size) for i, job in enumerate(jobs)]
-    target, price = board.stacked()
+    _, price = board.stacked()               # 0 where no step; a step goes to cell + board.steps[d]
+    steps = np.array(board.steps, dtype=np.int64)
     shape_base = np.array([job.shape.id * size for job in jobs], dtype=np.int64)
     start = np.array([job.start for job in jobs], dtype=np.int64)
     limit = np.array([job.limit for job in jobs], dtype=np.int64)
-    wall, wall_base = walls.reshape(-1), wall_of * size
+    blocked = walls[wall_of].reshape(-1)     # by key: anchors each search may not enter
     cost = np.full(k * size, INF, dtype=np.int64)
-    before = np.full(k * size, INF, dtype=np.int64)
+    before = np.full(k * size, INF, dtype=np.int64)   # the source's key
     firsts = np.arange(k) * size + start
     cost[firsts] = 0
-    levels: list[list[np.ndarray]] = [[] for _ in range(int(limit.max()) + 3)]
+    top, low = int(limit.max()), int(limit.min())
+    levels: list[list[np.ndarray]] = [[] for _ in range(top + 3)]
     levels[0].append(firsts)
     mark = np.zeros(k * size, dtype=np.int64)
-    for c in range(int(limit.max()) + 1):
+    for c in range(top + 1):
         if not levels[c]:
             continue
         key = levels[c][0] if len(levels[c]) == 1 else np.concatenate(levels[c])
+        if c > low:                          # a step past a search's points lands here: it stops
+            key = key[limit[key // size] >= c]
         u = key // size
-        cell = key - u * size
-        rows = shape_base[u] + cell
-        to, w = target[rows].ravel(), price[rows].ravel()
-        u, cell = np.repeat(u, 6), np.repeat(cell, 6)
-        ok = to >= 0
-        if c + 2 > limit.min():
-            ok &= w <= limit[u] - c
-        t = u * size + to
-        ok &= ~wall[wall_base[u] + to]
-        t, s, nd = t[ok], cell[ok], w[ok] + c
+        w = price[shape_base[u] + key - u * size].ravel()
+        t = (key[:, None] + steps).ravel()
+        ok = w > 0
+        ok &= ~np.take(blocked, t, mode="clip")   # out of range only where there is no step
+        t, s, nd = t[ok], np.repeat(key, 6)[ok], w[ok] + c
         fresh = cost[t] > nd
         t, s, nd = t[fresh], s[fresh], nd[fresh]
         if not len(t):
@@ -103,7 +102,10 @@ def search_many(board: Board, jobs: list[Job], walls: np.ndarray, wall_of: np.nd
         levels[c + 1].append(t[one])
         levels[c + 2].append(t[~one])
     cost = cost.reshape(k, size)
-    before = np.where(before == INF, -1, before).reshape(k, size)
+    over = cost > limit[:, None]
+    cost[over] = INF
+    before = before.reshape(k, size)
+    before = np.where(over | (before == INF), -1, before - (np.arange(k) * size)[:, None])
     stops = destinations(cost, start, no_stop)
     return [Reach(int(start[i]), int(limit[i]), cost[i], before[i], stops[i]) for i in range(k)]
 
@@ -113,6 +115,7 @@ def _search_one(job: Job, wall: np.ndarray, no_stop: np.ndarray, size: int) -> R
     Dial's buckets; among equally cheap predecessors the one of least (cost, cell)."""
     steps, blocked, limit, start = job.shape.steps(), wall.tolist(), job.limit, job.start
     best = {start: 0}
+    get = best.get
     before: dict[int, int] = {}
     buckets: list[list[int]] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
@@ -122,10 +125,10 @@ def _search_one(job: Job, wall: np.ndarray, no_stop: np.ndarray, size: int) -> R
                 continue
             for j, w in steps[i]:
                 t = c + w
-                if t > limit or blocked[j]:
+                if blocked[j] or t > limit:
                     continue
-                old = best.get(j)
-                if old is None or t < old:
+                old = get(j, INF)
+                if t < old:
                     best[j] = t
                     before[j] = i
                     buckets[t].append(j)

@@ -1,7 +1,8 @@
 """Many hex lines of sight at once with numpy, giving exactly `sight.sight`'s visible and cover counts.
 
 Every candidate line of every pair (each hex of the shooter's footprint to each hex of the target's,
-in `sight.sight`'s order) is drawn in one go with the same float arithmetic as `hexgrid.line`; then,
+in `sight.sight`'s order) is read in one go from the board's table of lines by offset (`HexLines`),
+its few float-noise ties redrawn with `hexgrid.line`'s arithmetic on the line's own ends; then,
 per line, blocking terrain and vehicles between the two, and the cover hexsides and Dig In hexsides
 crossed, as `sight._one_line` counts them; per pair the best line (visible first, then the least heavy
 cover, the least light cover, the shortest, the first drawn).
@@ -61,12 +62,11 @@ def sight_pairs(board: Board, units: Units, pairs: np.ndarray, cover_rule: str, 
     first = np.cumsum(n + 1) - (n + 1)
     point = np.arange(len(which)) + np.repeat(table.first[off] - first, n + 1)
     k = point - table.first[off][which]
-    cell = start[which] + table.step[point]
+    cell = start[which] + table.step[point]    # a line between two cells of the map stays in its margin
     tie = np.nonzero(table.tie[point])[0]
     if len(tie):
         line = which[tie]
         cell[tie] = _drawn(board, start[line], end[line], k[tie], n[line])
-    cell = np.clip(cell, 0, board.size - 1)
     la, lb = pairs[owner, 0], pairs[owner, 1]
     last = n[which]
     inner = (k > 0) & (k < last)
@@ -84,7 +84,7 @@ def sight_pairs(board: Board, units: Units, pairs: np.ndarray, cover_rule: str, 
     step, here, line_of = pts[at], pc[at], pl[at]
     own_here, tgt_here = own[at], tgt[at]
     nxt = cell[step + 1]
-    direction = board.direction_of[np.clip(nxt - here + h + 1, 0, 2 * h + 2)]
+    direction = board.direction_of[np.minimum(np.maximum(nxt - here + h + 1, 0), 2 * h + 2)]
     valid = direction >= 0
     here, line_of, nxt, direction = here[valid], line_of[valid], nxt[valid], direction[valid]
     own_here, tgt_here = own_here[valid], tgt_here[valid]
