@@ -12,6 +12,7 @@ cover) came or went. The answers equal a full recomputation (bench/bench_skirmis
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ from table.errors import QueryError
 from table.hexgrid import DIRECTIONS, Hex, distance
 from table.skirmish import footprint
 from table.skirmish.board import Board, Shape
-from table.skirmish.reach import Job, Reach, destinations, search_many
+from table.skirmish.reach import INF, Job, Reach, search_many
 from table.skirmish.sight import DIG_IN_ARC
 from table.skirmish.sightlines import Units, sight_pairs
 from table.skirmish.units import size_class
@@ -64,7 +65,8 @@ class SkirmishAnalysis:
                 self._shape(p)
         self.last_redone = 0
         self._players = np.array([p.player for p in self.pieces])
-        self._grouped: list[tuple[Shape, np.ndarray]] | None = None
+        self._steps = np.array(self.board.steps, dtype=np.int64)
+        self._footprints: tuple[np.ndarray, np.ndarray] | None = None
         self.refresh()
 
     def _piece(self, unit_id: str) -> Piece:
@@ -125,9 +127,10 @@ class SkirmishAnalysis:
             self.count = member.sum(axis=0)
             self.enemy_cells = {p: member[players != p].any(axis=0) for p in set(players.tolist())}
             return
-        self.count[cells] = member[:, cells].sum(axis=0)
+        column = member[:, cells]
+        self.count[cells] = column.sum(axis=0)
         for p, mask in self.enemy_cells.items():
-            mask[cells] = member[np.ix_(players != p, cells)].any(axis=0)
+            mask[cells] = column[players != p].any(axis=0)
 
     def _search(self, which: list[int]) -> None:
         """Redo the movement searches of these pieces (by index)."""
@@ -247,7 +250,7 @@ class SkirmishAnalysis:
         old = p.cells
         board = self.board
         if heading is not None or to is None:
-            self._grouped = None
+            self._footprints = None
         if to is None:
             p.cells, p.allowance = frozenset(), None
         else:
@@ -266,7 +269,7 @@ class SkirmishAnalysis:
         if p.allowance is not None:
             redo.append(i)
         self._search(redo)
-        self._refilter(refilter)
+        self._refilter(refilter, changed)
         cells = np.nonzero(changed)[0]
         self._units.vehicle_at = self._vehicle_at(cells)
         self._special()
@@ -280,8 +283,7 @@ class SkirmishAnalysis:
             crossed[self._row >= 0] = rows[self._row[self._row >= 0]]
         crossed = crossed.reshape(n, n)
         crossed[i, :] = crossed[:, i] = True
-        players = np.array([q.player for q in self.pieces])
-        crossed &= players[:, None] != players[None, :]
+        crossed &= self._players[:, None] != self._players[None, :]
         present = np.array([bool(q.cells) for q in self.pieces])
         crossed &= present[:, None] & present[None, :]
         self._sight(np.argwhere(crossed))
@@ -294,43 +296,53 @@ class SkirmishAnalysis:
         A search that reached a footprint there must re-filter its destinations (stopping there is now
         allowed or not); one of the mover's enemies that stepped, or could have stepped, onto it must
         be redone (an enemy there now blocks it, or no longer does). Friends never block."""
-        player = self.pieces[i].player
-        steps = np.array(self.board.steps, dtype=np.int64)
-        redo, refilter = [], []
-        for shape, rows in self._groups():
-            rows = rows[rows != i]
-            anchors = np.nonzero(shape.anchors_over(changed))[0]
-            hit = self.reached[rows[:, None], anchors[None, :]].any(axis=1)
-            enemy = self._players[rows] != player
-            if enemy.any():
-                near = (anchors[:, None] - steps[None, :]).ravel()
-                hit_enemy = enemy & (hit | self.relaxed[rows[:, None], near[None, :]].any(axis=1))
-                redo.extend(rows[hit_enemy].tolist())
-                hit &= ~enemy
-            refilter.extend(rows[hit].tolist())
-        return redo, refilter
+        rows, offsets = self._footprint_cells()
+        anchors = np.nonzero(changed)[0][None, :] - offsets[:, None]      # (row, offset) x changed cell
+        hit = np.zeros(len(self.pieces), dtype=bool)
+        hit[rows[self.reached[rows[:, None], anchors].any(axis=1)]] = True
+        near = (anchors[:, :, None] - self._steps).reshape(len(rows), -1)
+        close = np.zeros(len(self.pieces), dtype=bool)
+        close[rows[self.relaxed[rows[:, None], near].any(axis=1)]] = True
+        hit[i] = close[i] = False
+        enemy = self._players != self.pieces[i].player
+        return np.nonzero(enemy & (hit | close))[0].tolist(), np.nonzero(hit & ~enemy)[0].tolist()
 
-    def _groups(self) -> list[tuple[Shape, np.ndarray]]:
-        """Searching pieces by shape (kept until a piece turns or leaves the table)."""
-        if self._grouped is None:
-            groups: dict[int, list[int]] = {}
-            for j, other in enumerate(self.pieces):
-                if other.allowance is not None:
-                    groups.setdefault(self._shape(other).id, []).append(j)
-            self._grouped = [(self._shape(self.pieces[js[0]]), np.array(js)) for js in groups.values()]
-        return self._grouped
+    def _footprint_cells(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every searching piece's footprint cell offsets, flat: (piece index, cell offset) pairs (kept
+        until a piece turns or leaves the table)."""
+        if self._footprints is None:
+            pairs = [(j, o) for j, other in enumerate(self.pieces) if other.allowance is not None
+                     for o in self._shape(other).cell_offsets]
+            self._footprints = (np.array([j for j, _ in pairs], dtype=np.int64),
+                             np.array([o for _, o in pairs], dtype=np.int64))
+        return self._footprints
 
-    def _refilter(self, which: list[int]) -> None:
-        """New destinations for searches whose costs stand (a friend came or went)."""
+    def _refilter(self, which: list[int], changed: np.ndarray) -> None:
+        """New destinations for searches whose costs stand (a friend came or went): only anchors whose
+        footprint covers a changed cell can change, the rest of the old destinations stand."""
         if not which:
             return
-        no_stop = self.count[None, :] > self._units.member[which]
-        for row, i in enumerate(which):
-            no_stop[row] = self._shape(self.pieces[i]).anchors_over(no_stop[row])
-        old = [self.reaches[self.pieces[i].id] for i in which]
-        found = destinations(np.stack([r.cost for r in old]), np.array([r.start for r in old]), no_stop)
-        for i, r, stops in zip(which, old, found, strict=True):
-            self.reaches[self.pieces[i].id] = Reach(r.start, r.limit, r.cost, r.before, stops)
+        count, size = self.count.tolist(), self.board.size
+        hit = np.nonzero(changed)[0].tolist()
+        for i in which:
+            p = self.pieces[i]
+            offsets, old, own = self._shape(p).cell_offsets, self.reaches[p.id], p.cells
+            listed, cost = old.stops.tolist(), old.cost
+            stops, gone, come = set(listed), set(), []
+            for a in {h - o for h in hit for o in offsets}:
+                if not 0 <= a < size or a == old.start or cost[a] >= INF:
+                    continue
+                stop = not any(count[a + o] > ((a + o) in own) for o in offsets)
+                if stop and a not in stops:
+                    come.append(a)
+                elif not stop and a in stops:
+                    gone.add(a)
+            if gone or come:
+                new = [c for c in listed if c not in gone] if gone else listed
+                for a in come:      # the old list is cheapest first then by cell: keep that order
+                    bisect.insort(new, a, key=lambda c, cost=cost: (int(cost[c]), c))
+                self.reaches[p.id] = Reach(old.start, old.limit, cost, old.before,
+                                           np.array(new, dtype=np.int64))
 
     def _find(self, unit: str) -> int:
         if unit not in self.index:

@@ -119,13 +119,15 @@ def _search_one(job: Job, wall: np.ndarray, no_stop: np.ndarray, size: int) -> R
     before: dict[int, int] = {}
     buckets: list[list[int]] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
-    for c in range(limit + 1):
+    for c in range(limit):               # every step from the last level costs more than the points
         for i in buckets[c]:
             if best[i] != c:
                 continue
             for j, w in steps[i]:
+                if blocked[j]:
+                    continue
                 t = c + w
-                if blocked[j] or t > limit:
+                if t > limit:
                     continue
                 old = get(j, INF)
                 if t < old:
