@@ -19,14 +19,11 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from table.hexgrid import HexLayout, Hexside, line, neighbours  # noqa: E402
-from table.syniad.analysis import SyniadAnalysis  # noqa: E402
-from table.syniad.state import Counter, SyniadState  # noqa: E402
-from table.syniad.terrain import SyniadMap  # noqa: E402
+from table.hexgrid import HexLayout, Hexside, line, neighbours
+from table.syniad.analysis import SyniadAnalysis
+from table.syniad.state import Counter, SyniadState
+from table.syniad.terrain import SyniadMap
 
 KINDS = {"infantry": 4, "cavalry": 6, "armour": 5, "artillery": 3}
 

@@ -14,14 +14,11 @@ import statistics
 import sys
 import time
 import tracemalloc
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from synaptik_baseline import plain_report
+from synaptik_scene import make_scene
 
-from synaptik_baseline import plain_report  # noqa: E402
-from synaptik_scene import make_scene  # noqa: E402
-
-from table.rules.synaptik import Synaptik  # noqa: E402
+from table.rules.synaptik import Synaptik
 
 
 def timed(fn, repeat: int) -> tuple[float, float, float, object]:

@@ -20,15 +20,12 @@ import time
 import tracemalloc
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from aot_baseline import plain_pairs
+from aot_scenes import make_scene
 
-from aot_baseline import plain_pairs  # noqa: E402
-from aot_scenes import make_scene  # noqa: E402
-
-from table import geometry  # noqa: E402
-from table.rules.age_of_tyrants import AgeOfTyrants  # noqa: E402
+from table import geometry
+from table.rules.age_of_tyrants import AgeOfTyrants
 
 TARGET_MS = 25.0
 TARGET_RATIO = 10.0

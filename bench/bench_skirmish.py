@@ -25,15 +25,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from skirmish_scene import battlefield
 
-from skirmish_scene import battlefield  # noqa: E402
-
-from table.rules.hex_skirmish import HexSkirmish  # noqa: E402
-from table.scene import parse_scene  # noqa: E402
-from table.skirmish.analysis import SkirmishAnalysis  # noqa: E402
-from table.skirmish.movement import unwind  # noqa: E402
+from table.rules.hex_skirmish import HexSkirmish
+from table.scene import parse_scene
+from table.skirmish.analysis import SkirmishAnalysis
+from table.skirmish.movement import unwind
 
 
 def timed(fn) -> tuple[float, Any]:

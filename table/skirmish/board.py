@@ -17,6 +17,18 @@ from table.skirmish.movement import Ground
 from table.skirmish.text import HARD_COVER_COST, STEP_COST
 
 NUDGE = 1e-6      # `hexgrid.line`'s nudge of both ends
+
+
+def round_many(q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+    """`hexgrid.hex_round` over arrays: rounded q and r, and the rounding errors of q, r and s."""
+    s = -q - r
+    rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
+    eq, er, es = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
+    fix_q = (eq > er) & (eq > es)
+    fix_r = ~fix_q & (er > es)
+    rq = np.where(fix_q, -rr - rs, rq).astype(np.int64)
+    rr = np.where(fix_r, -rq - rs, rr).astype(np.int64)
+    return rq, rr, (eq, er, es)
 PAD = 4           # cells of margin around the map: footprint offsets up to this stay in the box
 SIDE_KIND = {"soft_cover": 1, "hard_cover": 2}
 
@@ -106,13 +118,7 @@ class HexLines:
         fq = fr = 0.0 + NUDGE
         q = fq + ((dq[which] + NUDGE) - fq) * k / nf
         r = fr + ((dr[which] + NUDGE) - fr) * k / nf
-        s = -q - r
-        rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
-        eq, er, es = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
-        fix_q = (eq > er) & (eq > es)
-        fix_r = ~fix_q & (er > es)
-        rq = np.where(fix_q, -rr - rs, rq).astype(np.int64)
-        rr = np.where(fix_r, -rq - rs, rr).astype(np.int64)
+        rq, rr, (eq, er, es) = round_many(q, r)
         self.step = rq * height + rr
         # q or r to fix with equal errors: float noise decides, so those points are redrawn from the true ends
         self.tie = (np.abs(eq - er) < 1e-9) & (np.maximum(eq, er) > es)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from table.skirmish.board import NUDGE, Board
+from table.skirmish.board import NUDGE, Board, round_many
 
 
 @dataclass
@@ -114,13 +114,7 @@ def _drawn(board: Board, start: np.ndarray, end: np.ndarray, k: np.ndarray, n: n
     fq, fr = aq + NUDGE, ar + NUDGE
     q = fq + ((bq + NUDGE) - fq) * kf / nf
     r = fr + ((br + NUDGE) - fr) * kf / nf
-    s = -q - r
-    rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
-    eq, er, es = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
-    fix_q = (eq > er) & (eq > es)
-    fix_r = ~fix_q & (er > es)
-    rq = np.where(fix_q, -rr - rs, rq).astype(np.int64)
-    rr = np.where(fix_r, -rq - rs, rr).astype(np.int64)
+    rq, rr, _ = round_many(q, r)
     return (rq - board.q0) * h + (rr - board.r0)
 
 
