@@ -41,6 +41,16 @@ def board_corners_of(centre: tuple[float, float], size_in: float, quarter_turns:
     return local @ rot.T + np.asarray(centre)
 
 
+def facing_heading(corners: np.ndarray) -> float:
+    """The contract's heading of a marker from its four board corners: the model faces across the
+    top edge (corner 0 to corner 1), away from the centre, the way the printed tick points."""
+    c0, c1, c2, c3 = corners
+    up = (c0 + c1) - (c3 + c2)              # bottom edge's middle to the top edge's
+    right = (c1 - c0) + (c2 - c3)           # left edge to right edge, a quarter turn anticlockwise
+    facing = up + np.array([right[1], -right[0]])
+    return normalise_heading(math.degrees(math.atan2(facing[1], facing[0])))
+
+
 def normalise_heading(degrees: float) -> float:
     """Into (-180, 180]."""
     h = math.fmod(degrees, 360.0)
@@ -104,8 +114,7 @@ class Calibration:
         out = []
         for b in board:
             c, corners = b[0], b[1:]
-            top = corners[1] - corners[0]
-            heading = normalise_heading(math.degrees(math.atan2(top[1], top[0])))
+            heading = facing_heading(corners)
             side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
             out.append((float(c[0]), float(c[1]), heading, side))
         return out

@@ -34,8 +34,8 @@ def _mm(mm: float, dpi: int) -> int:
     return int(round(mm / MM_PER_INCH * dpi))
 
 
-def _marker_tile(dictionary: cv2.aruco.Dictionary, marker_id: int, size_mm: float, dpi: int,
-                 font: ImageFont.ImageFont, label: str) -> Image.Image:
+def marker_tile(dictionary: cv2.aruco.Dictionary, marker_id: int, size_mm: float, dpi: int,
+                font: ImageFont.ImageFont, label: str) -> Image.Image:
     """The marker (black square exactly size_mm), its white margin, a facing tick and a label."""
     side = _mm(size_mm, dpi)
     cells = dictionary.markerSize + 2
@@ -86,10 +86,10 @@ def render_sheets(spec: SheetSpec) -> list[Image.Image]:
     if bad:
         raise ConfigError(f"marker ids {bad} are not in {spec.dictionary} (0-{limit - 1})")
     font = ImageFont.load_default(size=max(10, _mm(2.8, spec.dpi)))
-    models = [_marker_tile(dictionary, i, spec.size_mm, spec.dpi, font, f"{i}") for i in spec.ids]
-    corners = [_marker_tile(dictionary, i, spec.corner_size_mm, spec.dpi, font, f"corner {i}")
+    models = [marker_tile(dictionary, i, spec.size_mm, spec.dpi, font, f"{i}") for i in spec.ids]
+    corners = [marker_tile(dictionary, i, spec.corner_size_mm, spec.dpi, font, f"corner {i}")
                for i in spec.corner_ids]
-    corners += [_marker_tile(dictionary, i, spec.size_mm, spec.dpi, font, f"pointer {i}") for i in pointer]
+    corners += [marker_tile(dictionary, i, spec.size_mm, spec.dpi, font, f"pointer {i}") for i in pointer]
     return (_pages(models, spec) if models else []) + (_pages(corners, spec) if corners else [])
 
 

@@ -114,7 +114,7 @@ class Renderer:
         ys = (np.arange(y0, y1 + 1)[:, None] + sub[None, :]).reshape(-1)
         grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
         board = self.camera.pixels_to_plane(grid, z) - np.array([marker.x, marker.y])
-        a = math.radians(marker.heading)
+        a = math.radians(marker.heading + 90.0)  # heading -90 (facing -y) is the marker as printed
         c, s = math.cos(a), math.sin(a)
         local = np.column_stack([c * board[:, 0] + s * board[:, 1], -s * board[:, 0] + c * board[:, 1]])
         tex = ((local / extent + 0.5) * n - 0.5).astype(np.float32).reshape(len(ys), len(xs), 2)

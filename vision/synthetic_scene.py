@@ -58,11 +58,12 @@ class SyntheticScene:
 
 
 def corner_markers(config: Mapping[str, Mapping[str, Any]]) -> tuple[SceneMarker, ...]:
-    """The corner (and edge) markers the config describes, flat on the board."""
+    """The corner (and edge) markers the config describes, flat on the board as printed (heading -90)."""
     markers = config["markers"]
     size = float(markers["corner_size_mm"])
     points = {**markers["corners"], **markers["edges"]}
-    return tuple(SceneMarker(int(k), float(v[0]), float(v[1]), 0.0, size) for k, v in points.items())
+    return tuple(SceneMarker(int(k), float(v[0]), float(v[1]), -90.0, size)
+                 for k, v in points.items())
 
 
 def from_scene(scene: Scene, config: Mapping[str, Mapping[str, Any]]) -> SyntheticScene:

@@ -48,7 +48,7 @@ def render(cam: PinholeCamera, scn: SyntheticScene, **options) -> np.ndarray:
 def truth_corners(cam: PinholeCamera, m: SceneMarker) -> np.ndarray:
     """Image pixels of a marker's corners 0..3 (its own order)."""
     local = board_corners_of((0.0, 0.0), m.size_mm / 25.4)
-    a = math.radians(m.heading)
+    a = math.radians(m.heading + 90.0)  # heading -90 is the marker as printed
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     board = local @ rot.T + np.array([m.x, m.y])
     return cam.project(np.column_stack([board, np.full(4, -m.height_in)]))

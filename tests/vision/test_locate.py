@@ -126,7 +126,7 @@ def test_marker_off_the_board_is_reported_not_placed(config):
 
 def test_second_pass_recovers_markers_lost_to_blur_noise_and_jpeg(config):
     cam = camera()
-    image = render(cam, scene(config), blur_sigma=1.0, noise_sigma=4.0, jpeg_quality=75)
+    image = render(cam, scene(config), blur_sigma=1.3, noise_sigma=5.0, jpeg_quality=70)
     setup = with_lens(VisionSetup.from_config(config), cam)
     detector = MarkerDetector(setup.detector_settings(image.shape))
     first, _ = detector.detect(image)
