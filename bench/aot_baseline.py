@@ -12,7 +12,7 @@ from typing import Any
 from shapely.geometry import LineString, Point
 
 from table.geometry import core, edge_distance, footprint, terrain_polygon
-from table.rules.aot_profile import band_of
+from table.rules.age_of_tyrants.profile import band_of
 from table.scene import Model, Scene
 
 SHADOW = 4.0

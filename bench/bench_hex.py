@@ -21,9 +21,9 @@ import sys
 import time
 
 from table.hexgrid import HexLayout, Hexside, line, neighbours
-from table.syniad.analysis import SyniadAnalysis
-from table.syniad.state import Counter, SyniadState
-from table.syniad.terrain import SyniadMap
+from table.rules.syniad.analysis import SyniadAnalysis
+from table.rules.syniad.state import Counter, SyniadState
+from table.rules.syniad.terrain import SyniadMap
 
 KINDS = {"infantry": 4, "cavalry": 6, "armour": 5, "artillery": 3}
 

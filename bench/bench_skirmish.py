@@ -28,9 +28,9 @@ from typing import Any
 from skirmish_scene import battlefield
 
 from table.rules.hex_skirmish import HexSkirmish
+from table.rules.hex_skirmish.analysis import SkirmishAnalysis
+from table.rules.hex_skirmish.movement import unwind
 from table.scene import parse_scene
-from table.skirmish.analysis import SkirmishAnalysis
-from table.skirmish.movement import unwind
 
 
 def timed(fn) -> tuple[float, Any]:

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from table.hexgrid import HexLayout, neighbours
-from table.skirmish.footprint import facing_direction, offsets
+from table.rules.hex_skirmish.footprint import facing_direction, offsets
 
 HEADINGS = (0, 60, 120, 180, 240, 300, 30, 90)
 

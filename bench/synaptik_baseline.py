@@ -21,8 +21,8 @@ from table.geometry import (
     terrain_polygon,
 )
 from table.rules.inch import inches
-from table.rules.synaptik_los import Outline, candidate_segments, key_points
-from table.rules.synaptik_units import MELEE_RANGE, band_of, cohesion
+from table.rules.synaptik.los import Outline, candidate_segments, key_points
+from table.rules.synaptik.units import MELEE_RANGE, band_of, cohesion
 from table.scene import Model, Scene
 
 

@@ -10,14 +10,26 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
-
-from table.scene import HexGridSpec
+from typing import Protocol
 
 Hex = tuple[int, int]
 
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 DIAGONALS: tuple[Hex, ...] = ((2, -1), (1, -2), (-1, -1), (-2, 1), (-1, 2), (1, 1))
 EVEN, ODD = 1, -1  # offset parity, as Red Blob Games names it
+
+
+class GridSpec(Protocol):
+    """How a grid lies on the board, as a scene says it (`table.scene.HexGridSpec`)."""
+
+    @property
+    def size(self) -> float: ...
+
+    @property
+    def orientation(self) -> str: ...
+
+    @property
+    def origin(self) -> tuple[float, float]: ...
 
 
 def hex_add(a: Hex, b: Hex) -> Hex:
@@ -209,7 +221,7 @@ class HexLayout:
     size_y: float | None = None
 
     @classmethod
-    def from_spec(cls, spec: HexGridSpec) -> HexLayout:
+    def from_spec(cls, spec: GridSpec) -> HexLayout:
         return cls(spec.size, spec.orientation, tuple(spec.origin))
 
     @property

@@ -16,7 +16,7 @@ from table.errors import TableError
 from table.live import highlight as hl
 from table.live.session import GameState
 from table.rules import get_ruleset
-from table.rules.age_of_tyrants import DEPLOY_DEPTH
+from table.rules.age_of_tyrants.ruleset import DEPLOY_DEPTH
 from table.rules.base import Ruleset
 from table.scene import Model, Scene
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from table import dice
 from table.errors import QueryError
-from table.rules import aot_combat
+from table.rules.age_of_tyrants import combat as aot_combat
 
 SUCCESS = 5   # Synaptik: a 5+ on any die is a success
 

@@ -1,4 +1,4 @@
-"""A Syniad game played on the live table: `SyniadGame` (table/syniad/game.py) behind the session.
+"""A Syniad game played on the live table: `SyniadGame` (table/rules/syniad/game.py) behind the session.
 
 The session keeps the game as its actions (`GameState.syniad`, from `syniad` events and each
 `phase` event's `next_phase`) over the scene and dice seed the game started with, so the log
@@ -18,7 +18,7 @@ from typing import Any
 from table.errors import QueryError, TableError
 from table.hexgrid import Hex
 from table.live.session import GameState
-from table.syniad.game import SyniadGame
+from table.rules.syniad.game import SyniadGame
 
 log = logging.getLogger(__name__)
 

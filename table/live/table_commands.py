@@ -7,16 +7,39 @@ A command handler takes the controller and keyword parameters, emits events thro
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from table.errors import QueryError, TableError
 from table.live import rolls, syniad_table
+from table.live.session import GameState, Session
+from table.live.syniad_table import SyniadTable
 from table.rules import get_ruleset
-from table.scene import parse_scene
+from table.rules.base import Ruleset
+from table.scene import Scene, parse_scene
 
-if TYPE_CHECKING:
-    from table.live.controller import TableController
+
+class TableController(Protocol):
+    """What the commands need of the controller (`table.live.controller.TableController`)."""
+
+    rng: random.Random
+    session: Session
+    syniad: SyniadTable
+    game: int | None
+
+    @property
+    def state(self) -> GameState: ...
+
+    def emit(self, event: dict[str, Any]) -> GameState: ...
+
+    def command(self, name: str, **params: Any) -> dict[str, Any]: ...
+
+    def current_warnings(self) -> list[dict[str, Any]]: ...
+
+    def ruleset(self) -> Ruleset | None: ...
+
+    def start_game(self, scene: Scene) -> None: ...
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""`report` works every enemy unit pair out in one batch (table/rules/aot_screen.py); it must give
+"""`report` works every enemy unit pair out in one batch (table/rules/age_of_tyrants/screen.py); it must give
 exactly what the per-pair questions give (`distance`, `los`: report_pair), under every ruling that
 changes LOS or measuring, with round and rectangular bases, hills, woods, smoke and wreckage."""
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from table.rules import aot_combat as combat
+from table.rules.age_of_tyrants import combat
 
 
 @pytest.mark.parametrize(("margin", "result", "added", "destroyed"), [

@@ -12,7 +12,7 @@ import pytest
 from skirmish_helpers import DATA, rules_for
 
 from table.errors import QueryError
-from table.skirmish.text import PHASES
+from table.rules.hex_skirmish.text import PHASES
 
 ROOT = Path(__file__).resolve().parents[2]
 SMARTTABLE = Path(sys.executable).parent / "smarttable"

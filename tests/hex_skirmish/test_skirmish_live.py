@@ -12,8 +12,8 @@ from skirmish_scene import battlefield
 
 from table.errors import QueryError
 from table.rules.hex_skirmish import HexSkirmish
+from table.rules.hex_skirmish.movement import unwind
 from table.scene import parse_scene
-from table.skirmish.movement import unwind
 
 
 def questions(rules: HexSkirmish, tracked: list[str]) -> dict[str, Any]:

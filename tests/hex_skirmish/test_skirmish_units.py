@@ -12,9 +12,9 @@ from skirmish_helpers import rules_for
 from table.errors import QueryError
 from table.hexgrid import DIRECTIONS, HexLayout, distance
 from table.rules.hex_skirmish import HexSkirmish
+from table.rules.hex_skirmish.footprint import facing_direction, offsets
+from table.rules.hex_skirmish.text import SIZES
 from table.scene import parse_scene
-from table.skirmish.footprint import facing_direction, offsets
-from table.skirmish.text import SIZES
 
 
 def scene(units: list[dict], models: list[dict], **extra) -> HexSkirmish:

@@ -1,4 +1,4 @@
-"""The table's dice: results come from the rule system's own tables (Age of Tyrants: aot_combat)."""
+"""The table's dice: results come from the rule system's own tables (Age of Tyrants: its combat module)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import pytest
 
 from table.dice import Die, Pool, reroll, roll, roll_die, successes
 from table.errors import QueryError
-from table.rules.synaptik_orders import allowance, firing_line, initiative, order_name
+from table.rules.synaptik.orders import allowance, firing_line, initiative, order_name
 
 
 def test_pool_parsing():

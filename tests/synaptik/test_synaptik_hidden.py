@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from table.rules.synaptik_hidden import hidden_many
-from table.rules.synaptik_los import SightLines
+from table.rules.synaptik.hidden import hidden_many
+from table.rules.synaptik.los import SightLines
 from table.scene import Base, Model
 from table.spatial import ShapeIndex
 

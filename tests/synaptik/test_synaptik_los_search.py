@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from shapely.geometry import LineString, Polygon
 
 from table.geometry import GRAZE, footprint
-from table.rules.synaptik_los import SightLines
+from table.rules.synaptik.los import SightLines
 from table.scene import Base, Model
 from table.spatial import ShapeIndex
 

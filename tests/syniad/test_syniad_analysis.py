@@ -5,11 +5,11 @@ import random
 import pytest
 from syniad_helpers import random_scene, reference_moves
 
-from table.syniad import combat
-from table.syniad.analysis import SyniadAnalysis
-from table.syniad.game import SyniadGame
-from table.syniad.sight import BlockingGrid, sight, visible_many
-from table.syniad.state import SyniadState
+from table.rules.syniad import combat
+from table.rules.syniad.analysis import SyniadAnalysis
+from table.rules.syniad.game import SyniadGame
+from table.rules.syniad.sight import BlockingGrid, sight, visible_many
+from table.rules.syniad.state import SyniadState
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -3,8 +3,8 @@
 import pytest
 from syniad_helpers import DATA, make_scene
 
+from table.rules.syniad import IllegalAction, SyniadGame
 from table.scene import load_scene
-from table.syniad import IllegalAction, SyniadGame
 
 T = (3, 3)
 

@@ -6,9 +6,9 @@ import pytest
 from syniad_helpers import DATA, make_scene, random_scene, reference_moves
 
 from table.hexgrid import distance
+from table.rules.syniad.state import SyniadState
+from table.rules.syniad.terrain import SyniadMap
 from table.scene import load_scene
-from table.syniad.state import SyniadState
-from table.syniad.terrain import SyniadMap
 
 CASES = json.loads((DATA / "movement-cases.json").read_text())
 

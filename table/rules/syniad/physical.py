@@ -1,0 +1,76 @@
+"""Syniad on a physical table: what the players must do to the counters, and what the camera disagrees with.
+
+A resolution becomes instructions ("remove 2nd Armour", "retreat 4th Infantry to hex [5, -2]");
+observed positions (model id -> hex) become mismatches against where the game says counters stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from table.hexgrid import Hex
+from table.rules.syniad.state import Counter, SyniadState
+
+
+def _hex_text(h: Hex | list[int]) -> str:
+    return f"[{h[0]}, {h[1]}]"
+
+
+def move_text(c: Counter, to: Hex) -> dict[str, Any]:
+    return {"action": "move", "unit": c.id, "model": c.model, "to": list(to),
+            "text": f"move {c.name} to hex {_hex_text(to)}"}
+
+
+def instructions(state: SyniadState, result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What to do to the counters after a combat result, in order: removals, retreat, pursuit, strengths."""
+    out: list[dict[str, Any]] = []
+    counters = state.counters
+    retreat = result.get("retreat") or {}
+    removed = [*result["attacker"]["eliminated"], *result["defender"]["eliminated"],
+               *retreat.get("eliminated", ())]
+    for uid in removed:
+        c = counters[uid]
+        out.append({"action": "remove", "unit": uid, "model": c.model, "text": f"remove {c.name}"})
+    for uid in retreat.get("units", ()):
+        c = counters[uid]
+        out.append({"action": "retreat", "unit": uid, "model": c.model, "to": retreat["hex"],
+                    "text": f"retreat {c.name} to hex {_hex_text(retreat['hex'])}"})
+    for uid in result.get("pursuit", ()):
+        out.append(move_text(counters[uid], tuple(result["target"])))
+    for uid, strength in result.get("strengths", {}).items():
+        c = counters[uid]
+        lost = (result["attacker"]["casualties"].get(uid, 0) + result["defender"]["casualties"].get(uid, 0)
+                + retreat.get("casualties", {}).get(uid, 0))
+        if lost and not c.eliminated:
+            points = "point" if lost == 1 else "points"
+            out.append({"action": "reduce", "unit": uid, "model": c.model, "strength": strength,
+                        "text": f"{c.name} loses {lost} {points} (strength now {strength})"})
+    return out
+
+
+def mismatches(state: SyniadState, observed: Mapping[str, Hex]) -> list[dict[str, Any]]:
+    """Every counter not where the game expects it: misplaced, missing, or left on the table when removed."""
+    out: list[dict[str, Any]] = []
+    known = set()
+    for c in state.counters.values():
+        if c.model is None:
+            continue
+        known.add(c.model)
+        seen = observed.get(c.model)
+        seen = None if seen is None else tuple(seen)
+        if seen == c.hex:
+            continue
+        entry = {"unit": c.id, "model": c.model, "expected": None if c.hex is None else list(c.hex),
+                 "observed": None if seen is None else list(seen)}
+        if c.hex is None:
+            entry["text"] = f"{c.name} was eliminated: remove it from hex {_hex_text(seen)}"
+        elif seen is None:
+            entry["text"] = f"{c.name} is missing: put it on hex {_hex_text(c.hex)}"
+        else:
+            entry["text"] = f"{c.name} stands on hex {_hex_text(seen)}: move it to hex {_hex_text(c.hex)}"
+        out.append(entry)
+    for model in sorted(set(observed) - known):
+        out.append({"unit": None, "model": model, "expected": None, "observed": list(observed[model]),
+                    "text": f"model {model!r} is not a Syniad counter in this game"})
+    return out
