@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
 bash scripts/install-browser.sh || echo "run-tests: Chromium could not be installed; browser tests will say why they skip"
+bash scripts/install-mosquitto.sh || echo "run-tests: Mosquitto could not be installed; the club tests will say why they skip"
 .venv/bin/ruff check .
 .venv/bin/python -m pytest "$@"

@@ -108,6 +108,15 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "log": {
         "path": Key(str, "../var/game.sqlite3"),
     },
+    "mqtt": {
+        "url": Key(str, ""),
+        "table_id": Key(str, ""),
+        "topic_prefix": Key(str, "smarttable"),
+        "username": Key(str, ""),
+        "password_file": Key(str, ""),
+        "keepalive_s": Key(int, 10, _positive),
+        "state_interval_s": Key(NUMBER, 0.5, _positive),
+    },
 }
 
 

@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           "camera (the status LED says so) instead of running the simulated table")
     run.add_argument("--log", help="game log file (default from [log] path; --demo uses a separate file)")
     run.add_argument("--duration", type=float, help="stop after this many seconds")
+    run.add_argument("--mqtt", metavar="URL", help="publish the table to this MQTT broker (mqtt://host:1883; "
+                                                   "default from [mqtt] url: none)")
+    run.add_argument("--table-id", help="this table's name on the broker (default from [mqtt] table_id)")
     run.set_defaults(handler=run_table)
 
     doctor = subparsers.add_parser("doctor", help="check camera, GPIO, SPI, config, markers and calibration")
@@ -63,9 +66,13 @@ def _log_path(config: Config, given: str | None, demo: bool = False) -> Path:
 
 
 def run_table(args: argparse.Namespace) -> Any:
+    from table.live.mqtt_link import settings_from_config
     from table.live.run import build_table, camera_opener, open_camera
 
     config = load_config(args.config)
+    mqtt = settings_from_config(config, args.mqtt, args.table_id)
+    if mqtt is None and args.table_id is not None:
+        raise ConfigError("--table-id: no broker to publish to (give --mqtt URL or [mqtt] url)")
     demo = args.demo
     opener = None
     if not demo:
@@ -79,7 +86,7 @@ def run_table(args: argparse.Namespace) -> Any:
                 print(f"smarttable run: {exc}; running the simulated table (--demo)", file=sys.stderr)
                 demo = True
     table = build_table(config, demo=demo, scene_path=args.scene, log_path=_log_path(config, args.log, demo),
-                        open_source=opener)
+                        open_source=opener, mqtt=mqtt)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: Any) -> None:
@@ -106,7 +113,7 @@ def run_table(args: argparse.Namespace) -> Any:
             "frames": controller.status["frames"],
             "phase": controller.state.phase_dict(),
             "warnings": [w["id"] for w in controller.current_warnings()],
-            "leds_lit": controller.hw.strip.lit}
+            "leds_lit": controller.hw.strip.lit, **({"mqtt": table.link.status()} if table.link else {})}
 
 
 def _serve(controller: Any, config: Config, args: argparse.Namespace) -> bool:

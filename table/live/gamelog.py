@@ -87,6 +87,20 @@ class GameLog:
                                     ).fetchall()
         return [{"seq": seq, "ts": ts, "kind": kind, **json.loads(data)} for seq, ts, kind, data in rows]
 
+    def since(self, after: int, limit: int | None = None) -> list[dict[str, Any]]:
+        """Every game's events with a sequence number above `after`, in order, each with its "game"
+        (what a table publishes and replays to the club's hub)."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, game, ts, kind, data FROM events WHERE seq > ? ORDER BY seq "
+                                    "LIMIT ?", (after, -1 if limit is None else limit)).fetchall()
+        return [{"seq": seq, "game": game, "ts": ts, "kind": kind, **json.loads(data)}
+                for seq, game, ts, kind, data in rows]
+
+    def last_seq(self) -> int:
+        """The newest event's sequence number (0 for an empty log)."""
+        with self._lock:
+            return int(self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
+
     def games(self) -> list[dict[str, Any]]:
         rows = self._db.execute("SELECT g.id, g.started, g.ruleset, g.ended, COUNT(e.seq) FROM games g "
                                 "LEFT JOIN events e ON e.game = g.id GROUP BY g.id ORDER BY g.id").fetchall()

@@ -13,6 +13,7 @@ from table.config import PACKAGE_ROOT, Config
 from table.errors import ConfigError, HardwareError
 from table.hw import build_hardware
 from table.live.capture import SourceOpener
+from table.live.commits import CommitFeed
 from table.live.controller import TableController
 from table.live.demo import DemoDirector
 from table.live.gamelog import GameLog
@@ -26,9 +27,12 @@ DEMO_SCENE = PACKAGE_ROOT / "table" / "data" / "demo-synaptik.json"
 class Table:
     controller: TableController
     director: DemoDirector | None = None
+    link: Any = None              # the MQTT link (table/live/mqtt_link.py) when a broker is set
 
     def start(self) -> None:
         self.controller.start()
+        if self.link is not None:
+            self.link.start()
         if self.director is not None:
             self.director.start()
 
@@ -37,7 +41,11 @@ class Table:
             self.director.stop()
             if self.director.is_alive():
                 self.director.join(timeout=5.0)
-        self.controller.close()
+        try:
+            if self.link is not None:
+                self.link.close()
+        finally:
+            self.controller.close()
 
 
 def camera_opener(config: Config) -> SourceOpener:
@@ -80,9 +88,11 @@ def _scene(config: Config, scene_path: str | None, demo: bool) -> Scene | None:
 
 
 def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str | None = None,
-                open_source: SourceOpener | None = None, first_event: dict[str, Any] | None = None) -> Table:
+                open_source: SourceOpener | None = None, first_event: dict[str, Any] | None = None,
+                mqtt: Any = None) -> Table:
     """Every part of a table, wired; `demo` uses mock hardware, the synthetic camera and the director.
-    With `first_event` (a replay) there is no camera at all."""
+    With `first_event` (a replay) there is no camera at all. `mqtt` (MqttSettings) adds the link
+    that publishes the table to a broker."""
     layout = load_layout(config.path("hardware", "led_layout"))
     if first_event is not None:
         scene = parse_scene(first_event["scene"], "game_start.scene")
@@ -90,7 +100,7 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
         scene = _scene(config, scene_path, demo)
     hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=demo)
     try:
-        gamelog = GameLog(log_path)
+        gamelog = CommitFeed(log_path) if mqtt is not None else GameLog(log_path)
     except ConfigError:
         hardware.close()
         raise
@@ -116,4 +126,9 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
     if director_scene is not None:
         director = DemoDirector(controller, director_scene, source.set_scene,
                                 config["markers"]["pointer_id"])
-    return Table(controller, director)
+    link = None
+    if mqtt is not None:
+        from table.live.mqtt_link import MqttLink
+
+        link = MqttLink(controller, gamelog, mqtt)
+    return Table(controller, director, link)

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Debian's Mosquitto broker for the club tests (tests/club start their own on a free loopback port;
+# the package's own service is not needed and is left stopped).
+set -euo pipefail
+command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq mosquitto >/dev/null
+  if command -v systemctl >/dev/null 2>&1; then systemctl disable --now mosquitto >/dev/null 2>&1 || true; fi
+else
+  echo "install-mosquitto: not root or no apt-get; install Debian's mosquitto package by hand" >&2
+  exit 1
+fi

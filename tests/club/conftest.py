@@ -1,0 +1,27 @@
+"""Fixtures for the club tests: a real Mosquitto, tables published to it, subscribers."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mosquitto_broker import Mosquitto, find_mosquitto  # noqa: E402
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A running Mosquitto on a free loopback port (stopped after the test)."""
+    if find_mosquitto() is None:
+        reason = "mosquitto is not installed (scripts/install-mosquitto.sh installs Debian's package)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    made = Mosquitto(tmp_path / "broker")
+    made.start()
+    yield made
+    made.stop()

@@ -1,0 +1,71 @@
+"""A real Mosquitto broker for the club tests: a generated config on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+
+def find_mosquitto() -> str | None:
+    return shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Mosquitto:
+    """One broker process; `stop()` and `start()` again restart it on the same port with its
+    persisted sessions (persistence on, saved at a clean stop)."""
+
+    def __init__(self, folder: Path, port: int | None = None, extra: str = ""):
+        self.binary = find_mosquitto()
+        assert self.binary, "mosquitto is not installed (scripts/install-mosquitto.sh)"
+        self.folder, self.port = folder, port or free_port()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.conf = folder / "mosquitto.conf"
+        lines = [f"listener {self.port} 127.0.0.1", "persistence true",
+                 f"persistence_location {folder}/", f"log_dest file {folder}/mosquitto.log",
+                 "max_queued_messages 100000", "set_tcp_nodelay true"]
+        if "allow_anonymous" not in extra:
+            lines.append("allow_anonymous true")
+        if os.geteuid() == 0:
+            lines.append("user root")          # keep write access to the test's folder
+        self.conf.write_text("\n".join(lines) + "\n" + extra, encoding="utf-8")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 10.0) -> None:
+        self.process = subprocess.Popen([str(self.binary), "-c", str(self.conf)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                log = (self.folder / "mosquitto.log")
+                raise RuntimeError(f"mosquitto exited: {log.read_text() if log.exists() else ''}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"mosquitto did not listen on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(10)
+        self.process = None
+
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
