@@ -23,3 +23,8 @@ class CalibrationError(TableError, ValueError):
 
 class HardwareError(TableError, RuntimeError):
     """A camera, GPIO pin or LED strip failed or is missing."""
+
+
+class SetupError(TableError, RuntimeError):
+    """The installation is broken (a library that is present but cannot load): retrying cannot fix
+    it, so the table stops with one line saying what to reinstall."""

@@ -51,8 +51,11 @@ def save_intrinsics(intrinsics: Intrinsics, path: str | Path) -> Path:
         "camera_matrix = [" + ", ".join(f"[{', '.join(repr(float(v)) for v in row)}]" for row in k) + "]",
         "distortion = [" + ", ".join(repr(float(v)) for v in np.ravel(intrinsics.dist)) + "]",
     ]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot write the intrinsics: {exc.strerror}") from None
     return path
 
 

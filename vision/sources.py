@@ -3,6 +3,7 @@
 
 `open_source(config, demo_scene=None)` picks one from `[camera] source`; "auto" tries the Pi camera,
 then a USB camera, and raises HardwareError when there is none (the live table then runs its demo).
+A picamera2 that is installed but cannot load is a SetupError: no fallback hides it.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from table.errors import ConfigError, HardwareError
+from table.errors import ConfigError, HardwareError, SetupError
 from vision.camera import PinholeCamera
 from vision.synthetic import Renderer, RenderOptions
 from vision.synthetic_scene import SyntheticScene
 from vision.types import Frame
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".pgm")
+REINSTALL = ("run deploy/install-pi.sh again: it keeps the venv on the system's numpy, which apt's picamera2 "
+             "is built against")
 
 
 def _grey(image: np.ndarray) -> np.ndarray:
@@ -194,16 +197,31 @@ class SyntheticSource:
         self.closed = True
 
 
+def load_picamera2() -> Any:
+    """The `Picamera2` class. Not installed: HardwareError (`auto` then tries a USB camera). Installed
+    but failing to load (apt's picamera2 is built against the system's numpy; another numpy in the venv
+    fails with "numpy.dtype size changed"): SetupError, one line, since retrying cannot fix it."""
+    try:
+        from picamera2 import Picamera2  # only on a Pi: apt install python3-picamera2
+    except ModuleNotFoundError as exc:
+        if exc.name != "picamera2":
+            raise SetupError(f"picamera2 is installed but cannot load: {exc}; {REINSTALL}") from None
+        raise HardwareError("picamera2 is not available (apt install python3-picamera2; the venv needs "
+                            "--system-site-packages)") from None
+    except Exception as exc:  # any failure inside picamera2's own imports
+        reason = " ".join(str(exc).split()) or "no message"
+        raise SetupError(f"picamera2 is installed but cannot load: {type(exc).__name__}: {reason}; "
+                         f"{REINSTALL}") from None
+    return Picamera2
+
+
 class Picamera2Source:
     """The Raspberry Pi camera (picamera2, imported here only): YUV420 at the configured size, the
     Y plane as the greyscale frame; fixed exposure, gain and lens position so calibration holds, and
     a low-resolution stream (`Frame.lores`) for change detection."""
 
     def __init__(self, camera: Mapping[str, Any]):
-        try:
-            from picamera2 import Picamera2  # only on a Pi: apt install python3-picamera2
-        except ImportError as exc:
-            raise HardwareError(f"picamera2 is not available ({exc})") from None
+        Picamera2 = load_picamera2()
         try:
             self._cam = Picamera2()
         except (RuntimeError, IndexError) as exc:
@@ -223,9 +241,13 @@ class Picamera2Source:
         config = self._cam.create_video_configuration(main={"size": size, "format": "YUV420"},
                                                       lores={"size": lores, "format": "YUV420"},
                                                       controls=controls, buffer_count=2)
-        self._cam.configure(config)
+        try:
+            self._cam.configure(config)
+            self._cam.start()
+        except Exception as exc:  # an unsupported size or control, a camera taken meanwhile
+            self._cam.close()
+            raise HardwareError(f"Pi camera: cannot start at {size[0]}x{size[1]} ({exc})") from None
         self._size, self._lores = size, lores
-        self._cam.start()
         self._index = 0
 
     def read(self) -> Frame | None:

@@ -6,10 +6,15 @@ OpenCV is imported inside the handlers, so other commands start without it.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
-from table.config import CONFIG_DIR, load_config
+from table.config import DEFAULT_CONFIG, Config, load_config
+
+OUT_HELP = ("intrinsics file to write (default: where the config looks: its [camera] intrinsics, else "
+            "lens.toml beside the config file)")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,7 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     board.set_defaults(handler=run_lens_board)
     solve = actions.add_parser("solve", help="solve the lens from photos of the board, save the intrinsics")
     solve.add_argument("images", nargs="+", help="photos (or folders of photos) of the board, 10+ angles")
-    solve.add_argument("--out", default=str(CONFIG_DIR / "lens.toml"), help="intrinsics file to write")
+    solve.add_argument("--config", help="table config (TOML) that will read the intrinsics")
+    solve.add_argument("--out", help=OUT_HELP)
     _charuco_args(solve)
     solve.set_defaults(handler=run_lens_solve)
     capture = actions.add_parser("capture", help="collect views from the configured camera, then solve")
@@ -59,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     capture.add_argument("--views", type=int, default=15, help="views to collect (default 15)")
     capture.add_argument("--interval", type=float, default=2.0, help="seconds between views (move the board)")
     capture.add_argument("--save", help="folder to keep the views in")
-    capture.add_argument("--out", default=str(CONFIG_DIR / "lens.toml"), help="intrinsics file to write")
+    capture.add_argument("--out", help=OUT_HELP)
     _charuco_args(capture)
     capture.set_defaults(handler=run_lens_capture)
 
@@ -141,24 +147,39 @@ def _image_paths(items: list[str]) -> list[Path]:
     return paths
 
 
-def _solve_and_save(spec: Any, images: list, out: str) -> dict[str, Any]:
+def _lens_target(config: Config, out: str | None) -> tuple[Path, str]:
+    """Where to write the intrinsics (`--out`, else where the config reads them: its [camera]
+    intrinsics, else lens.toml beside it) and a line saying how the config finds the file."""
+    source = config.source or DEFAULT_CONFIG
+    reads = config.path("camera", "intrinsics") if config["camera"]["intrinsics"] else None
+    path = Path(out).resolve() if out else reads or source.parent / "lens.toml"
+    if path == reads:
+        return path, f"{source} reads it ([camera] intrinsics = {config['camera']['intrinsics']!r})"
+    relative = os.path.relpath(path, source.parent)
+    return path, f'to use it, set [camera] intrinsics = "{relative}" in {source}'
+
+
+def _solve_and_save(spec: Any, images: list, config: Config, out: str | None) -> dict[str, Any]:
     from vision.charuco import solve
     from vision.lens import save_intrinsics
 
+    target, use = _lens_target(config, out)
     intrinsics, used = solve(spec, images)
-    path = save_intrinsics(intrinsics, out)
+    path = save_intrinsics(intrinsics, target)
+    print(f"smarttable calibrate-lens: wrote {path}; {use}", file=sys.stderr)
     return {"file": str(path), "views": len(images), "views_used": used,
             "rms_px": round(intrinsics.rms_px, 4),
             "camera_matrix": intrinsics.K.round(3).tolist(), "distortion": intrinsics.dist.round(6).tolist(),
-            "config": f'[camera] intrinsics = "{path.name}"'}
+            "config": use}
 
 
 def run_lens_solve(args: argparse.Namespace) -> Any:
     from vision.images import read_image
 
     spec = _charuco_spec(args)
+    config = load_config(args.config)
     images = [read_image(p) for p in _image_paths(args.images)]
-    return _solve_and_save(spec, images, args.out)
+    return _solve_and_save(spec, images, config, args.out)
 
 
 def run_lens_capture(args: argparse.Namespace) -> Any:
@@ -170,7 +191,8 @@ def run_lens_capture(args: argparse.Namespace) -> Any:
     from vision.sources import open_source
 
     spec = _charuco_spec(args)
-    source = open_source(load_config(args.config), realtime=False)
+    config = load_config(args.config)
+    source = open_source(config, realtime=False)
     images = []
     try:
         while len(images) < args.views:
@@ -186,4 +208,4 @@ def run_lens_capture(args: argparse.Namespace) -> Any:
         source.close()
     if not images:
         raise HardwareError("the camera gave no frames")
-    return _solve_and_save(spec, images, args.out)
+    return _solve_and_save(spec, images, config, args.out)

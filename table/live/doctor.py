@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from table.config import Config, load_config
-from table.errors import TableError
+from table.errors import SetupError, TableError
 
 Finding = dict[str, Any]
 
@@ -87,6 +87,8 @@ def check_camera(config: Config) -> list[Finding]:
         return [_finding("camera", False, f"vision is not installed ({exc})", "pip install -e .")]
     try:
         source = open_source(config)
+    except SetupError as exc:
+        return [_finding("camera", False, str(exc), "bash deploy/install-pi.sh (then doctor again)")]
     except TableError as exc:
         return [_finding("camera", False, str(exc), "check the ribbon cable (Pi camera) or USB, "
                          "`rpicam-hello --list-cameras`, and [camera] source in the config")]
