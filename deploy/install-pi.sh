@@ -1,43 +1,89 @@
 #!/usr/bin/env bash
 # Install the smart table on Raspberry Pi OS (Bookworm or later) on a Pi 4 or Pi 5.
-# Run from the checkout as the user who will run the table:   bash deploy/install-pi.sh
-# It installs apt packages (picamera2, lgpio, spidev), makes .venv with --system-site-packages
-# (so the venv sees apt's picamera2), enables SPI, adds the user to gpio/spi/video, writes
-# /etc/smarttable/table.toml (once) and installs the systemd service. Safe to run again.
-set -euo pipefail
+# Run from the checkout as the user who will run the table (it asks sudo for what needs root):
+#     bash deploy/install-pi.sh [--hostname NAME | --keep-hostname]
+# In order, and safe to run again:
+#  1. apt: picamera2, numpy, lgpio, spidev, rpicam-apps, avahi-daemon.
+#  2. .venv with --system-site-packages (it sees apt's picamera2, numpy, lgpio, spidev). pip installs the
+#     table with numpy pinned to the system's: apt's picamera2 is built against that numpy and fails to
+#     load beside any other ("numpy.dtype size changed", picamera2 issues 1088 and 1211); pip then picks
+#     an OpenCV built for it. It ends by loading picamera2 as the table does.
+#  3. SPI on; the user in gpio, spi and video; /etc/smarttable owned by the user (calibrate-lens writes
+#     lens.toml there, beside table.toml, written once); /var/lib/smarttable for the game log.
+#  4. The host name (default smarttable, so phones open http://smarttable.local:PORT/) and an avahi
+#     service file announcing the panel (Raspberry Pi OS runs avahi-daemon, the host's mDNS responder).
+#  5. The systemd unit, installed but not enabled, so the camera stays free for `doctor` and
+#     `calibrate-lens`; enable it after them. A re-run on a table whose service is enabled restarts it.
+# SMARTTABLE_SYSROOT (tests only) stands in for / in every system path.
+set -Eeuo pipefail
+trap 'echo "install-pi: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
-RUN_USER="${SUDO_USER:-$(id -un)}"
-CONFIG=/etc/smarttable/table.toml
-DATA=/var/lib/smarttable
+SYSROOT="${SMARTTABLE_SYSROOT:-}"
+ETC="$SYSROOT/etc/smarttable"
+CONFIG="$ETC/table.toml"
+DATA="$SYSROOT/var/lib/smarttable"
+UNIT="$SYSROOT/etc/systemd/system/smarttable.service"
+AVAHI="$SYSROOT/etc/avahi/services/smarttable.service"
+PORT=8080
 
-if ! grep -q "Raspberry Pi" /proc/device-tree/model 2>/dev/null; then
-  echo "install-pi: this is not a Raspberry Pi; on a laptop run: scripts/run-table.sh --demo" >&2
-  exit 1
+die() { echo "install-pi: $*" >&2; trap - ERR; exit 1; }
+
+NAME=smarttable
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hostname) [ $# -ge 2 ] || die "--hostname needs a name"; NAME="$2"; shift 2 ;;
+    --keep-hostname) NAME=""; shift ;;
+    *) die "unknown option $1 (options: --hostname NAME, --keep-hostname)" ;;
+  esac
+done
+if [ -n "$NAME" ] && ! [[ "$NAME" =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]]; then
+  die "--hostname $NAME: use lower-case letters, digits and inner hyphens (at most 63)"
 fi
-MODEL="$(tr -d '\0' </proc/device-tree/model)"
+
+if ! grep -q "Raspberry Pi" "$SYSROOT/proc/device-tree/model" 2>/dev/null; then
+  die "this is not a Raspberry Pi; on a laptop run: scripts/run-table.sh --demo"
+fi
+MODEL="$(tr -d '\0' <"$SYSROOT/proc/device-tree/model")"
 case "$MODEL" in
   *"Raspberry Pi 5"*) PINS=pins-pi5.toml ;;
   *) PINS=pins-pi4.toml ;;
 esac
-echo "install-pi: $MODEL -> $PINS"
+RUN_USER="${SUDO_USER:-$(id -un)}"
+[ "$RUN_USER" != root ] || die "run it as the user who will run the table, not as root"
+RUN_GROUP="$(id -gn "$RUN_USER")"
+as_user() { if [ "$(id -u)" = 0 ]; then sudo -u "$RUN_USER" "$@"; else "$@"; fi; }
+echo "install-pi: $MODEL -> $PINS, the table runs as $RUN_USER"
 
+# 1. system packages
 sudo apt-get update
-sudo apt-get install -y python3-venv python3-picamera2 python3-lgpio python3-spidev \
-  rpicam-apps
+sudo apt-get install -y python3-venv python3-numpy python3-picamera2 python3-lgpio python3-spidev \
+  rpicam-apps avahi-daemon
 
-[ -x .venv/bin/python ] || python3 -m venv --system-site-packages .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e .
+# 2. the venv, on the system's numpy
+SYSTEM_NUMPY="$(python3 -I -c 'import numpy; print(numpy.__version__)')"
+[ -x .venv/bin/python ] || as_user python3 -m venv --system-site-packages .venv
+echo "numpy==$SYSTEM_NUMPY" | as_user tee .venv/pi-constraints.txt >/dev/null
+as_user .venv/bin/python -m pip install -q --upgrade pip
+as_user .venv/bin/python -m pip install -q -c .venv/pi-constraints.txt -e .
+table_python() {  # run Python in the venv; a TableError is its one line and exit 1
+  as_user .venv/bin/python -c "import sys
+from table.errors import TableError
+try:
+$1
+except TableError as exc:
+    sys.exit(f'install-pi: {exc}')" "${@:2}"
+}
+table_python "    from vision.sources import load_picamera2; load_picamera2()" \
+  || die "the Pi camera library does not load in .venv (above); nothing was enabled"
 
+# 3. SPI, groups, folders, the config
 sudo raspi-config nonint do_spi 0                         # /dev/spidev0.0 for the LED strip
 sudo usermod -aG gpio,spi,video "$RUN_USER"
-sudo install -d -o "$RUN_USER" -g "$RUN_USER" "$DATA"
-
+sudo install -d -o "$RUN_USER" -g "$RUN_GROUP" -m 0755 "$DATA" "$ETC"
 if [ ! -f "$CONFIG" ]; then
-  sudo install -d /etc/smarttable
-  sudo tee "$CONFIG" >/dev/null <<TOML
-# This table's config: firmware_cfg/table.toml's keys, with paths for this Pi.
+  as_user tee "$CONFIG" >/dev/null <<TOML
+# This table's config: firmware_cfg/table.toml's keys (docs/config.md), with paths for this Pi.
 [board]
 width = 48.0
 height = 48.0
@@ -55,6 +101,7 @@ model_size_mm = 15
 
 [camera]
 source = "auto"          # the Pi camera, else a USB camera
+# intrinsics = "lens.toml"   # after: smarttable calibrate-lens capture --config $CONFIG
 
 [game]
 ruleset = "synaptik"
@@ -66,17 +113,53 @@ led_layout = "$ROOT/firmware_cfg/leds/edge-strip.toml"
 strip = "spi"
 supply_amps = 4.0        # the 5 V supply feeding the strip: caps the LEDs' current at 80% of it
 
+[web]
+port = $PORT             # also announced by avahi: re-run deploy/install-pi.sh after changing it
+
 [log]
 path = "$DATA/game.sqlite3"
 TOML
   echo "install-pi: wrote $CONFIG"
 fi
+PORT="$(table_python "    from table.config import load_config; print(load_config(sys.argv[1])['web']['port'])" \
+  "$CONFIG")" || die "fix $CONFIG (above), then run this again"
 
+# 4. found on the network: the host name and the panel's avahi service
+if [ -n "$NAME" ] && [ "$(hostname)" != "$NAME" ]; then
+  sudo raspi-config nonint do_hostname "$NAME"
+  echo "install-pi: host name set to $NAME (after the reboot)"
+fi
+HOST="${NAME:-$(hostname)}"
+sudo install -d "$(dirname "$AVAHI")"
+sudo tee "$AVAHI" >/dev/null <<XML
+<?xml version="1.0" standalone='no'?>
+<!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+<!-- written by deploy/install-pi.sh: the smart table's web panel -->
+<service-group>
+  <name replace-wildcards="yes">Smart table on %h</name>
+  <service>
+    <type>_http._tcp</type>
+    <port>$PORT</port>
+    <txt-record>path=/</txt-record>
+  </service>
+</service-group>
+XML
+
+# 5. the service: installed, enabled by the user after doctor and calibrate-lens
+sudo install -d "$(dirname "$UNIT")"
 sed -e "s|@ROOT@|$ROOT|g" -e "s|@USER@|$RUN_USER|g" -e "s|@CONFIG@|$CONFIG|g" deploy/smarttable.service \
-  | sudo tee /etc/systemd/system/smarttable.service >/dev/null
+  | sudo tee "$UNIT" >/dev/null
 sudo systemctl daemon-reload
-sudo systemctl enable smarttable.service
-
-echo "install-pi: done. Reboot once (SPI and the new groups take effect), then:"
-echo "  .venv/bin/smarttable doctor --config $CONFIG     # what is missing, and how to fix it"
-echo "  sudo systemctl start smarttable; journalctl -u smarttable -f"
+if systemctl is-enabled --quiet smarttable.service 2>/dev/null; then
+  sudo systemctl restart smarttable.service
+  echo "install-pi: done; the table's service was enabled, so it restarted on this install."
+  exit 0
+fi
+cat <<EOF
+install-pi: done. The service is installed but not enabled. Next, in this order:
+  sudo reboot                    # SPI, the new groups and the host name take effect
+  .venv/bin/smarttable doctor --config $CONFIG
+  .venv/bin/smarttable calibrate-lens capture --config $CONFIG   # writes $ETC/lens.toml
+  sudo systemctl enable --now smarttable                           # start it, and at every boot
+The panel is then http://$HOST.local:$PORT/ (the table prints its QR code when it starts).
+EOF

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.cvcompat import undistort_points
+
 
 def _rotation(tilt_x_deg: float, tilt_y_deg: float, roll_deg: float) -> np.ndarray:
     """World->camera rotation for a camera looking straight down, tilted about x, y and rolled."""
@@ -67,8 +69,8 @@ class PinholeCamera:
         """Distorted pixels (N, 2) -> world (x, y) where their rays meet the plane at height z (world z)."""
         pts = np.asarray(pixels, dtype=np.float64).reshape(-1, 2)
         if np.any(self.dist):
-            norm = cv2.undistortPoints(pts.reshape(-1, 1, 2), self.K, self.dist, None, None, None,
-                                       (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10))
+            norm = undistort_points(pts.reshape(-1, 1, 2), self.K, self.dist, None,
+                                    (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10))
             norm = norm.reshape(-1, 2)
         else:
             norm = (pts - self.K[:2, 2]) / np.array([self.K[0, 0], self.K[1, 1]])

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from table.errors import ConfigError
+from vision.cvcompat import undistort_points
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Intrinsics:
         """Distorted pixels (N, 2) -> the pixels an ideal pinhole camera with the same K would see."""
         pts = np.asarray(pixels, np.float64).reshape(-1, 1, 2)
         criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-9)
-        return cv2.undistortPoints(pts, self.K, self.dist, None, None, self.K, criteria).reshape(-1, 2)
+        return undistort_points(pts, self.K, self.dist, self.K, criteria).reshape(-1, 2)
 
     def scaled(self, size: tuple[int, int]) -> Intrinsics:
         """The same lens at another resolution of the same sensor mode (binning/scaling)."""

@@ -8,7 +8,6 @@ A picamera2 that is installed but cannot load is a SetupError: no fallback hides
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -19,6 +18,7 @@ import numpy as np
 
 from table.errors import ConfigError, HardwareError, SetupError
 from vision.camera import PinholeCamera
+from vision.cvcompat import quiet_opencv
 from vision.synthetic import Renderer, RenderOptions
 from vision.synthetic_scene import SyntheticScene
 from vision.types import Frame
@@ -47,23 +47,12 @@ class _Pacer:
             self._next = max(now, self._next) + self.interval
 
 
-@contextlib.contextmanager
-def _quiet_opencv() -> Iterator[None]:
-    """Silence OpenCV's own warnings for the duration (its backends print one per failed probe)."""
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
-    try:
-        yield
-    finally:
-        cv2.utils.logging.setLogLevel(level)
-
-
 class VideoCaptureSource:
     """A USB camera by index, or a video file, through OpenCV."""
 
     def __init__(self, device: int | str, size: tuple[int, int] | None = None, fps: float = 0.0):
         self.device = device
-        with _quiet_opencv():  # a missing camera is reported below, once, in our words
+        with quiet_opencv():  # a missing camera is reported below, once, in our words
             self._cap = cv2.VideoCapture(device)
         if not self._cap.isOpened():
             raise HardwareError(f"camera {device!r}: cannot open (no such camera or unreadable video file)")

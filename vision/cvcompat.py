@@ -1,0 +1,36 @@
+"""The few OpenCV calls whose Python spelling differs between OpenCV 4 and 5. A Raspberry Pi OS
+Bookworm install gets OpenCV 4.11: the venv keeps the system's numpy 1.24, which apt's picamera2 is
+built against, and OpenCV 4.12 and later need numpy 2 (see docs/running.md)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import cv2
+import numpy as np
+
+Criteria = tuple[int, int, float]
+LOG_LEVEL_ERROR = 2  # cv::utils::logging::LOG_LEVEL_ERROR in both
+
+
+def undistort_points(points: np.ndarray, K: np.ndarray, dist: np.ndarray, P: np.ndarray | None,
+                     criteria: Criteria) -> np.ndarray:
+    """cv2.undistortPoints iterated to `criteria` (OpenCV 4 names that variant undistortPointsIter)."""
+    if hasattr(cv2, "undistortPointsIter"):
+        return cv2.undistortPointsIter(points, K, dist, None, P, criteria)
+    return cv2.undistortPoints(points, K, dist, None, None, P, criteria)
+
+
+@contextlib.contextmanager
+def quiet_opencv() -> Iterator[None]:
+    """Silence OpenCV's own warnings for the duration (its backends print one per failed probe)."""
+    logging = getattr(cv2.utils, "logging", None)
+    get_level, set_level = ((logging.getLogLevel, logging.setLogLevel) if logging is not None
+                            else (cv2.getLogLevel, cv2.setLogLevel))
+    level = get_level()
+    set_level(LOG_LEVEL_ERROR)
+    try:
+        yield
+    finally:
+        set_level(level)
