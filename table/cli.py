@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from table import __version__
 from table.commands import COMMAND_MODULES
@@ -26,6 +28,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def strict_json(value: Any) -> Any:
+    """The answer with every non-finite float (no JSON number) as null, as JSON.stringify writes it."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: strict_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json(v) for v in value]
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -36,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     if answer is not None:
-        json.dump(answer, sys.stdout, indent=2)
+        json.dump(strict_json(answer), sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
     return 0
 

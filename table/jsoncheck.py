@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
+import math
+from collections.abc import Collection
 from typing import Any
 
 from table.errors import SceneError
+
+MAX_MAGNITUDE = 1e6  # no board length, size or coordinate comes near this; beyond it is a mistake
 
 Hex = tuple[int, int]
 
@@ -30,9 +35,21 @@ class JsonReader:
             raise self.fail(path, f"expected an array, got {kind_of(value)}")
         return value
 
+    def keys(self, data: dict[str, Any], path: str, known: Collection[str]) -> None:
+        """Every key of `data` is one of `known`; else name the first stranger and its nearest known key."""
+        for key in data:
+            if key not in known:
+                close = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.6)
+                hint = f'did you mean "{close[0]}"?' if close else f"known keys: {', '.join(sorted(known))}"
+                raise self.fail(f"{path}.{key}" if path != "$" else str(key), f"unknown key; {hint}")
+
     def number(self, value: Any, path: str, *, minimum: float | None = None, positive: bool = False) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(path, f"expected a number, got {kind_of(value)}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.fail(path, f"expected a finite number, got {value}")
+        if abs(value) > MAX_MAGNITUDE:
+            raise self.fail(path, f"out of range (at most {MAX_MAGNITUDE:g} either side of 0)")
         if positive and value <= 0:
             raise self.fail(path, f"must be greater than 0, got {value}")
         if minimum is not None and value < minimum:
@@ -42,6 +59,8 @@ class JsonReader:
     def integer(self, value: Any, path: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(path, f"expected an integer, got {kind_of(value)}")
+        if abs(value) > MAX_MAGNITUDE:
+            raise self.fail(path, f"out of range (at most {MAX_MAGNITUDE:g} either side of 0)")
         return value
 
     def string(self, value: Any, path: str) -> str:

@@ -7,12 +7,24 @@ The dataclasses here are plain values; rule systems read them, they never change
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from table.errors import SceneError
 from table.jsoncheck import JsonReader, kind_of
+from table.scene_rules import (
+    MAX_HEXES,
+    MAX_TERRAIN,
+    MAX_VERTICES,
+    MIN_HEX_SIZE,
+    MODEL_STATES,
+    crossing_problem,
+    hex_count,
+    known_keys,
+    model_limit,
+)
 
 FORMAT = "smarttable-scene/1"
 RULESETS = ("synaptik", "age_of_tyrants", "syniad", "hex_skirmish")
@@ -23,10 +35,11 @@ TERRAIN_TRAITS = frozenset({
 HEX_TERRAIN = frozenset({"clear", "town", "mountain", "forest", "swamp", "desert", "water"})
 HEXSIDE_FEATURES = frozenset({"river", "soft_cover", "hard_cover"})
 BASE_SHAPES = ("circle", "oval", "rect")
-_KNOWN_KEYS = frozenset({"format", "ruleset", "board", "hexgrid", "terrain", "hexes", "hexsides",
-                         "units", "models"})
 
 Hex = tuple[int, int]
+Keys = dict[str, frozenset[str]]
+_SCENE_PARTS = frozenset({"format", "ruleset", "board", "hexgrid", "terrain", "hexes", "hexsides", "units",
+                          "models"})  # the rest of the top level is kept in Scene.extra
 
 
 @dataclass(frozen=True)
@@ -169,8 +182,9 @@ def _unique(reader: JsonReader, items: list[Any], path: str) -> None:
         seen.add(item.id)
 
 
-def _base(r: JsonReader, value: Any, path: str) -> Base:
+def _base(r: JsonReader, value: Any, path: str, keys: Keys) -> Base:
     data = r.obj(value, path)
+    r.keys(data, path, keys["base"])
     shape = data.get("shape", "circle")
     if shape not in BASE_SHAPES:
         raise r.fail(f"{path}.shape", f"unknown shape {shape!r} (expected one of {', '.join(BASE_SHAPES)})")
@@ -186,12 +200,18 @@ def _base(r: JsonReader, value: Any, path: str) -> Base:
                 r.number(data["depth_mm"], f"{path}.depth_mm", positive=True))
 
 
-def _terrain(r: JsonReader, value: Any, path: str) -> Terrain:
+def _terrain(r: JsonReader, value: Any, path: str, keys: Keys) -> Terrain:
     data = r.obj(value, path)
+    r.keys(data, path, keys["terrain"])
     points = r.array(data.get("polygon"), f"{path}.polygon")
     if len(points) < 3:
         raise r.fail(f"{path}.polygon", f"a polygon needs at least 3 points, got {len(points)}")
+    if len(points) > MAX_VERTICES:
+        raise r.fail(f"{path}.polygon", f"at most {MAX_VERTICES} points, got {len(points)}")
     polygon = tuple(r.point(p, f"{path}.polygon[{i}]") for i, p in enumerate(points))
+    problem = crossing_problem(polygon)
+    if problem:
+        raise r.fail(f"{path}.polygon", problem)
     traits = r.array(data.get("traits", []), f"{path}.traits")
     for i, trait in enumerate(traits):
         if not isinstance(trait, str) or trait not in TERRAIN_TRAITS:
@@ -200,8 +220,9 @@ def _terrain(r: JsonReader, value: Any, path: str) -> Terrain:
                    r.number(data.get("height", 0.0), f"{path}.height", minimum=0), frozenset(traits))
 
 
-def _weapon(r: JsonReader, value: Any, path: str) -> Weapon:
+def _weapon(r: JsonReader, value: Any, path: str, keys: Keys) -> Weapon:
     data = dict(r.obj(value, path))
+    r.keys(data, path, keys["weapon"])
     name = r.string(data.pop("name", None), f"{path}.name")
     bands: dict[str, tuple[float, float]] = {}
     for band, span in r.obj(data.pop("bands", {}), f"{path}.bands").items():
@@ -218,8 +239,9 @@ def _weapon(r: JsonReader, value: Any, path: str) -> Weapon:
     return Weapon(name, bands, reach, data)
 
 
-def _unit(r: JsonReader, value: Any, path: str) -> Unit:
+def _unit(r: JsonReader, value: Any, path: str, keys: Keys) -> Unit:
     data = dict(r.obj(value, path))
+    r.keys(data, path, keys["unit"])
     unit_id = r.string(data.pop("id", None), f"{path}.id")
     player = data.pop("player", None)
     if isinstance(player, int) and not isinstance(player, bool):
@@ -227,13 +249,17 @@ def _unit(r: JsonReader, value: Any, path: str) -> Unit:
     player = r.string(player, f"{path}.player")
     name = data.pop("name", unit_id)
     stats = r.obj(data.pop("stats", {}), f"{path}.stats")
-    weapons = tuple(_weapon(r, w, f"{path}.weapons[{i}]")
+    weapons = tuple(_weapon(r, w, f"{path}.weapons[{i}]", keys)
                     for i, w in enumerate(r.array(data.pop("weapons", []), f"{path}.weapons")))
     return Unit(unit_id, player, str(name), dict(stats), weapons, data)
 
 
-def _model(r: JsonReader, value: Any, path: str, units: set[str], grid: HexGridSpec | None) -> Model:
+def _model(r: JsonReader, value: Any, path: str, units: set[str], grid: HexGridSpec | None,
+           keys: Keys) -> Model:
     data = dict(r.obj(value, path))
+    r.keys(data, path, keys["model"])
+    if "state" in data and data["state"] not in MODEL_STATES:
+        raise r.fail(f"{path}.state", f"expected one of {', '.join(MODEL_STATES)}, got {data['state']!r}")
     model_id = r.string(data.pop("id", None), f"{path}.id")
     unit = r.string(data.pop("unit", None), f"{path}.unit")
     if unit not in units:
@@ -260,7 +286,7 @@ def _model(r: JsonReader, value: Any, path: str, units: set[str], grid: HexGridS
         marker = r.integer(marker, f"{path}.marker")
         if marker < 0:
             raise r.fail(f"{path}.marker", f"must be at least 0, got {marker}")
-    base = _base(r, data.pop("base"), f"{path}.base") if "base" in data else Base()
+    base = _base(r, data.pop("base"), f"{path}.base", keys) if "base" in data else Base()
     height = r.number(data.pop("height", 0.0), f"{path}.height", minimum=0)
     size = r.number(data.pop("size"), f"{path}.size", minimum=0) if "size" in data else None
     return Model(model_id, unit, x, y, heading, marker, base, height, size, hex_, data)
@@ -275,23 +301,37 @@ def parse_scene(document: Any, source: str = "") -> Scene:
     ruleset = data.get("ruleset")
     if ruleset not in RULESETS:
         raise r.fail("ruleset", f"unknown rule system {ruleset!r} (expected one of {', '.join(RULESETS)})")
+    keys = known_keys(ruleset)
+    r.keys(data, "$", keys["scene"])
     board_data = r.obj(data.get("board", {}), "board")
+    r.keys(board_data, "board", keys["board"])
     board = Board(r.number(board_data.get("width", 48.0), "board.width", positive=True),
                   r.number(board_data.get("height", 48.0), "board.height", positive=True))
     grid = None
     if data.get("hexgrid") is not None:
         g = r.obj(data["hexgrid"], "hexgrid")
+        r.keys(g, "hexgrid", keys["hexgrid"])
         orientation = g.get("orientation", "flat")
         if orientation not in ("flat", "pointy"):
             raise r.fail("hexgrid.orientation", f"expected 'flat' or 'pointy', got {orientation!r}")
         origin = r.point(g.get("origin", [0.0, 0.0]), "hexgrid.origin")
-        grid = HexGridSpec(r.number(g.get("size", 1.0), "hexgrid.size", positive=True), orientation, origin)
-    terrain = tuple(_terrain(r, t, f"terrain[{i}]")
-                    for i, t in enumerate(r.array(data.get("terrain", []), "terrain")))
+        size = r.number(g.get("size", 1.0), "hexgrid.size", minimum=MIN_HEX_SIZE)
+        if hex_count(board.width, board.height, size) > MAX_HEXES:
+            raise r.fail("hexgrid.size", f"{size:g}\" hexes lay over {MAX_HEXES} hexes on a {board.width:g}\""
+                                         f"x{board.height:g}\" board (too many to work with)")
+        grid = HexGridSpec(size, orientation, origin)
+    terrain_data = r.array(data.get("terrain", []), "terrain")
+    if len(terrain_data) > MAX_TERRAIN:
+        raise r.fail("terrain", f"at most {MAX_TERRAIN} terrain pieces, got {len(terrain_data)}")
+    terrain = tuple(_terrain(r, t, f"terrain[{i}]", keys) for i, t in enumerate(terrain_data))
     _unique(r, list(terrain), "terrain")
     hexes = []
-    for i, h in enumerate(r.array(data.get("hexes", []), "hexes")):
+    hex_data = r.array(data.get("hexes", []), "hexes")
+    if len(hex_data) > MAX_HEXES:
+        raise r.fail("hexes", f"at most {MAX_HEXES} hexes, got {len(hex_data)}")
+    for i, h in enumerate(hex_data):
         h = r.obj(h, f"hexes[{i}]")
+        r.keys(h, f"hexes[{i}]", keys["hexes"])
         kind = h.get("terrain", "clear")
         if kind not in HEX_TERRAIN:
             raise r.fail(f"hexes[{i}].terrain", f"unknown hex terrain {kind!r}")
@@ -300,8 +340,12 @@ def parse_scene(document: Any, source: str = "") -> Scene:
             raise r.fail(f"hexes[{i}].road", f"expected true or false, got {kind_of(road)}")
         hexes.append(HexTerrain(r.hex(h.get("hex"), f"hexes[{i}].hex"), kind, road))
     hexsides = []
-    for i, s in enumerate(r.array(data.get("hexsides", []), "hexsides")):
+    side_data = r.array(data.get("hexsides", []), "hexsides")
+    if len(side_data) > 3 * MAX_HEXES:
+        raise r.fail("hexsides", f"at most {3 * MAX_HEXES} hexsides, got {len(side_data)}")
+    for i, s in enumerate(side_data):
         s = r.obj(s, f"hexsides[{i}]")
+        r.keys(s, f"hexsides[{i}]", keys["hexsides"])
         pair = r.array(s.get("between"), f"hexsides[{i}].between")
         if len(pair) != 2:
             raise r.fail(f"hexsides[{i}].between", "expected two hexes")
@@ -312,13 +356,18 @@ def parse_scene(document: Any, source: str = "") -> Scene:
         if feature not in HEXSIDE_FEATURES:
             raise r.fail(f"hexsides[{i}].feature", f"unknown hexside feature {feature!r}")
         hexsides.append(Hexside((a, b), feature))
-    units = tuple(_unit(r, u, f"units[{i}]") for i, u in enumerate(r.array(data.get("units", []), "units")))
+    units = tuple(_unit(r, u, f"units[{i}]", keys)
+                  for i, u in enumerate(r.array(data.get("units", []), "units")))
     _unique(r, list(units), "units")
     unit_ids = {u.id for u in units}
-    models = tuple(_model(r, m, f"models[{i}]", unit_ids, grid)
-                   for i, m in enumerate(r.array(data.get("models", []), "models")))
+    model_data = r.array(data.get("models", []), "models")
+    most = model_limit(board.width, board.height)
+    if len(model_data) > most:
+        raise r.fail("models", f"{len(model_data)} models are more than a {board.width:g}\""
+                               f"x{board.height:g}\" board holds (at most {most})")
+    models = tuple(_model(r, m, f"models[{i}]", unit_ids, grid, keys) for i, m in enumerate(model_data))
     _unique(r, list(models), "models")
-    extra = {k: v for k, v in data.items() if k not in _KNOWN_KEYS}
+    extra = {k: v for k, v in data.items() if k not in _SCENE_PARTS}
     return Scene(ruleset, board, grid, terrain, tuple(hexes), tuple(hexsides), units, models, extra)
 
 
@@ -331,11 +380,26 @@ def load_scene(path: str | Path) -> Scene:
         raise SceneError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SceneError(f"{path}: cannot read: {exc}") from None
+    return parse_scene(read_json(text, str(path)), str(path))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def read_json(text: str, source: str) -> Any:
+    """Strict JSON: no NaN or Infinity, no integer past Python's digit limit, no nesting past the stack."""
     try:
-        document = json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise SceneError(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
-    return parse_scene(document, str(path))
+        raise SceneError(f"{source}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise SceneError(f"{source}: invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # NaN/Infinity, or an integer of thousands of digits
+        message = str(exc)
+        if "digits" in message:
+            message = f"an integer of more than {sys.get_int_max_str_digits()} digits"
+        raise SceneError(f"{source}: invalid JSON: {message}") from None
 
 
 # ---------------------------------------------------------------- saving

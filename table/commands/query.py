@@ -24,6 +24,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _not_a_number(name: str) -> Any:
+    raise ValueError(name)
+
+
 def parse_rulings(pairs: list[str]) -> dict[str, Any]:
     rulings: dict[str, Any] = {}
     for pair in pairs:
@@ -31,9 +35,11 @@ def parse_rulings(pairs: list[str]) -> dict[str, Any]:
         if not sep or not key:
             raise QueryError(f"--ruling {pair!r}: expected KEY=VALUE")
         try:
-            rulings[key] = json.loads(raw)
+            rulings[key] = json.loads(raw, parse_constant=_not_a_number)
         except json.JSONDecodeError:
             rulings[key] = raw
+        except ValueError:
+            raise QueryError(f"--ruling {pair!r}: {raw} is not a finite number") from None
     return rulings
 
 

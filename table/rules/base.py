@@ -53,13 +53,17 @@ class Ruleset:
     """Answers a rule system's questions about one scene.
 
     Subclasses must set `name` (the scene's `ruleset` value) and may set `aliases`, `title`,
-    `default_rulings`; they add `@question` methods. `rulings` merges the defaults with options.
+    `default_rulings`, `extra_scene_keys`; they add `@question` methods. `rulings` merges the defaults
+    with options.
     """
 
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = ""
     default_rulings: ClassVar[Mapping[str, Any]] = {}
+    # the scene keys this rule system reads beyond the contract's, by place ("scene", "unit", "weapon",
+    # "model"); a scene for it may use these and no others (see table.scene_rules)
+    extra_scene_keys: ClassVar[Mapping[str, frozenset[str]]] = {}
 
     def __init__(self, scene: Scene, rulings: Mapping[str, Any] | None = None):
         unknown = set(rulings or {}) - set(self.default_rulings)

@@ -87,8 +87,10 @@ def test_unreadable_files_name_the_file(tmp_path):
     assert isinstance(SceneError("x"), ValueError)
 
 
-def test_unknown_top_level_keys_are_kept(tmp_path):
+def test_a_note_and_rule_system_keys_are_kept(tmp_path):
     doc = copy.deepcopy(FULL)
-    doc["scenario"] = {"name": "Bridge at dawn"}
+    doc["note"] = "Bridge at dawn"
+    doc["models"][0]["wounds"] = 2  # a Synaptik key
     scene = parse_scene(doc)
-    assert scene_to_dict(scene)["scenario"] == {"name": "Bridge at dawn"}
+    assert scene_to_dict(scene)["note"] == "Bridge at dawn"
+    assert scene_to_dict(scene)["models"][0]["wounds"] == 2

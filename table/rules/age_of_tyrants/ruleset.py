@@ -46,6 +46,15 @@ class AgeOfTyrants(Transports, BatchReport):
     name = "age_of_tyrants"
     aliases = ("aot",)
     title = "Age of Tyrants"
+    extra_scene_keys = {
+        "scene": frozenset({"smoke", "deployment", "started"}),
+        "weapon": frozenset({"ap", "am", "s", "special", "arc", "indirect"}),
+        # a base's own state, and any card value (stats) that one base holds differently from its unit
+        "model": frozenset({"aboard", "destroyed", "wreckage", "activated", "vulnerable", "dismounted",
+                            "smoke_used", "sp", "attack_bonus", "bombard", "command", "company", "platoon",
+                            "leader", "locomotion", "move", "movement", "role", "special", "sr",
+                            "troop_carrier"}),
+    }
 
     # ------------------------------------------------------------ questions
 

@@ -41,6 +41,8 @@ class HexSkirmish(HexRuleset):
     name = "hex_skirmish"
     aliases = ("hex-skirmish",)
     title = "Hex skirmish"
+    extra_scene_keys = {"scene": frozenset({"deployment"}), "unit": frozenset({"status", "hp_lost"}),
+                        "weapon": frozenset({"traits"}), "model": frozenset({"footprint"})}
     default_rulings: ClassVar[Mapping[str, Any]] = {
         "melee_range": 1,
         "cover_hexsides": "crossed",

@@ -37,6 +37,7 @@ class Synaptik(InchRuleset):
     name = "synaptik"
     aliases = ("synaptik_tactics",)
     title = "Synaptik Tactics"
+    extra_scene_keys = {"model": frozenset({"wounds"})}
     default_rulings = {
         "measure": "centre",  # every distance centre-to-centre (Measurement); `edge` for nearest edges
         "los_block_height": 2.0,  # impassable terrain taller than this blocks sight
