@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeVar
 
 from table.errors import QueryError
 from table.scene import Model, Scene, Unit
+from table.scene_rules import declare_scene_keys
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,6 +35,7 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
     """Class decorator: make a rule system findable by its name and aliases."""
     for key in (cls.name, *cls.aliases):
         _REGISTRY[key] = cls
+        declare_scene_keys(key, cls.extra_scene_keys)
     return cls
 
 
