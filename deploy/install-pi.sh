@@ -161,5 +161,5 @@ install-pi: done. The service is installed but not enabled. Next, in this order:
   .venv/bin/smarttable doctor --config $CONFIG
   .venv/bin/smarttable calibrate-lens capture --config $CONFIG   # writes $ETC/lens.toml
   sudo systemctl enable --now smarttable                           # start it, and at every boot
-The panel is then http://$HOST.local:$PORT/
+The panel is then http://$HOST.local:$PORT/ (smarttable markers --panel-url prints its QR code).
 EOF

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from table.errors import ConfigError
 from vision.detect import MM_PER_INCH, get_dictionary
+from vision.panel_page import panel_page
 
 PAGES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 QUIET_CELLS = 1  # white margin around each marker, in cells (the detector expects it)
@@ -28,6 +29,7 @@ class SheetSpec:
     page: str = "a4"
     dpi: int = 300
     margin_mm: float = 10.0
+    panel_url: str | None = None  # a last page with the panel's address as a QR code (vision.panel_page)
 
 
 def _mm(mm: float, dpi: int) -> int:
@@ -90,7 +92,12 @@ def render_sheets(spec: SheetSpec) -> list[Image.Image]:
     corners = [marker_tile(dictionary, i, spec.corner_size_mm, spec.dpi, font, f"corner {i}")
                for i in spec.corner_ids]
     corners += [marker_tile(dictionary, i, spec.size_mm, spec.dpi, font, f"pointer {i}") for i in pointer]
-    return (_pages(models, spec) if models else []) + (_pages(corners, spec) if corners else [])
+    pages = (_pages(models, spec) if models else []) + (_pages(corners, spec) if corners else [])
+    if spec.panel_url:
+        width_mm, height_mm = PAGES_MM[spec.page]
+        size_px = (_mm(width_mm, spec.dpi), _mm(height_mm, spec.dpi))
+        pages.append(panel_page(spec.panel_url, size_px, spec.dpi))
+    return pages
 
 
 def write_sheets(spec: SheetSpec, out: str | Path) -> tuple[list[Path], int]:

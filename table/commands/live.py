@@ -123,8 +123,12 @@ def _serve(controller: Any, config: Config, args: argparse.Namespace) -> bool:
     except ImportError:
         print("smarttable run: the web panel is not available; running without it", file=sys.stderr)
         return False
+    from table.live.panel_address import announce
+
     app = app_from_config(controller, config)
-    serve(app, args.host or config["web"]["host"], args.port or config["web"]["port"])
+    host, port = args.host or config["web"]["host"], args.port or config["web"]["port"]
+    announce(host, port, sys.stderr, qr=sys.stderr.isatty())
+    serve(app, host, port)
     return True
 
 

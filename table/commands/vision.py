@@ -42,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     markers.add_argument("--no-pointer", action="store_true", help="leave out the pointer token")
     markers.add_argument("--page", choices=("a4", "letter"), default="a4")
     markers.add_argument("--dpi", type=int, default=300)
+    markers.add_argument("--panel-url", nargs="?", const="", metavar="URL",
+                         help="add a page with the panel's address as a QR code (default address: "
+                              "http://smarttable.local:PORT/, the name deploy/install-pi.sh gives the Pi)")
     markers.add_argument("--config", help="table config (TOML)")
     markers.set_defaults(handler=run_markers)
 
@@ -120,10 +123,14 @@ def run_markers(args: argparse.Namespace) -> Any:
     if clash:
         from table.errors import ConfigError
         raise ConfigError(f"--ids {args.ids}: {clash} are corner markers or the pointer in the config")
+    panel_url = None
+    if args.panel_url is not None:
+        panel_url = args.panel_url or f"http://smarttable.local:{config['web']['port']}/"
     spec = SheetSpec(m["dictionary"], ids, args.size_mm or float(m["model_size_mm"]), corner_ids,
-                     float(m["corner_size_mm"]), pointer, args.page, args.dpi)
+                     float(m["corner_size_mm"]), pointer, args.page, args.dpi, panel_url=panel_url)
     paths, pages = write_sheets(spec, args.out)
     return {"files": [str(p) for p in paths], "pages": pages,
+            **({"panel_url": panel_url} if panel_url else {}),
             "markers": list(ids), "corners": list(corner_ids), "pointer": pointer, "size_mm": spec.size_mm,
             "dictionary": spec.dictionary}
 
