@@ -45,11 +45,15 @@ LIVE_ONLY = ("table.live", "table.hw", "table.cli", "table.commands")
 
 
 @pytest.mark.parametrize("room, paths, forbidden", [
-    ("core (table/, table/rules/...)", CORE, ("cv2", *HARDWARE_LIBS, *WEB_LIBS, "vision", "web_ui", *LIVE_ONLY)),
+    ("core (table/, table/rules/...)", CORE, ("cv2", *HARDWARE_LIBS, *WEB_LIBS, "vision", "web_ui", "hub",
+                                              "paho", *LIVE_ONLY)),
     ("hardware (table/hw/)", files("table/hw"), ("cv2", *WEB_LIBS, "vision", "web_ui", "table.live",
                                                  "table.rules", "table.cli", "table.commands")),
     ("vision/", files("vision"), (*WEB_LIBS, "gpiozero", "web_ui", *LIVE_ONLY)),
-    ("web_ui/", files("web_ui"), ("cv2", *HARDWARE_LIBS, "vision", "table.hw", "table.cli", "table.commands")),
+    ("web_ui/", files("web_ui"), ("cv2", *HARDWARE_LIBS, "vision", "table.hw", "table.cli", "table.commands",
+                                  "hub")),
+    # the club's hub reads only what tables publish: never a controller's insides
+    ("hub/", files("hub"), ("cv2", *HARDWARE_LIBS, "vision", "web_ui", *LIVE_ONLY, "table.rules", "table.scene")),
 ])
 def test_rooms_import_only_what_they_may(room, paths, forbidden):
     assert paths, f"no files found for {room}"

@@ -1,0 +1,70 @@
+"""`smarttable hub`: watch every table on a club's MQTT broker and serve the dashboard."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+from table.broker import check_prefix, parse_url
+from table.errors import ConfigError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    hub = subparsers.add_parser("hub", help="watch every table on an MQTT broker; serve the club's dashboard",
+                                description="Subscribe to every table on the broker, keep a copy of their "
+                                            "events (gaps filled from the tables' logs), serve a dashboard.")
+    hub.add_argument("--mqtt", required=True, metavar="URL", help="the broker: mqtt://host:1883 or mqtts://...")
+    hub.add_argument("--host", default="0.0.0.0", help="dashboard address (default 0.0.0.0)")
+    hub.add_argument("--port", type=int, default=8090, help="dashboard port (default 8090)")
+    hub.add_argument("--db", default="var/hub.sqlite3", help="the hub's event store (SQLite)")
+    hub.add_argument("--topic-prefix", default="smarttable", help="the tables' topic prefix")
+    hub.add_argument("--username", help="broker user (else the URL's)")
+    hub.add_argument("--password-file", help="file holding the broker password")
+    hub.add_argument("--client-id", default="smarttable-hub",
+                     help="the hub's MQTT client id (its session: events queued while it was away)")
+    hub.add_argument("--duration", type=float, help="stop after this many seconds")
+    hub.set_defaults(handler=run_hub)
+
+
+def run_hub(args: argparse.Namespace) -> Any:
+    from hub.listener import Hub
+    from hub.store import HubStore
+    from hub.web import create_hub_app, serve
+    from table.broker import Broker
+
+    broker = parse_url(args.mqtt, "--mqtt")
+    password = broker.password
+    if args.password_file:
+        try:
+            password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ConfigError(f"{args.password_file}: --password-file: cannot read: {exc.strerror}") from None
+    broker = Broker(broker.host, broker.port, broker.tls, args.username or broker.username, password)
+    if not 0 < args.port < 65536:
+        raise ConfigError(f"--port: expected 1-65535, got {args.port}")
+    store = HubStore(args.db)
+    hub = Hub(store, broker, check_prefix(args.topic_prefix, "--topic-prefix"), client_id=args.client_id)
+
+    def on_signal(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        hub.start()
+        if args.duration is not None:
+            timer = threading.Timer(args.duration, signal.raise_signal, (signal.SIGTERM,))
+            timer.daemon = True
+            timer.start()
+        serve(create_hub_app(hub), args.host, args.port)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        hub.close()
+        tables = hub.tables()
+        store.close()
+    keys = ("id", "online", "events", "last_seq", "complete_to")
+    return {"stopped": True, "tables": [{k: t[k] for k in keys} for t in tables]}
