@@ -134,7 +134,9 @@ class Outputs:
             self._log_error = ""
         state = self.state
         status = {**self.status, "hardware": self.hw.describe(), "rulings": state.rulings, "game": self.game,
-                  "markers_seen": len(self._seen)}
+                  "markers_seen": len(self._seen),
+                  "brightness": (state.brightness if state.brightness is not None
+                                 else self.hw.strip.correction.brightness)}
         counters = ("frames", "dropped", "bad_frames")
         now = self.clock()
         states = self._model_states(state, now)

@@ -21,6 +21,8 @@ function askPin() {
 
 // Send a change; ask for the PIN when none is kept or the table refuses it.
 export async function send(method, url, body) {
+  if (document.body.classList.contains("offline"))
+    throw new Error("Offline: the table cannot be reached, so nothing was changed. Try again when it is back.");
   for (let attempt = 0; attempt < 3; attempt++) {
     let pin = localStorage.getItem(PIN_KEY);
     if (!pin) {

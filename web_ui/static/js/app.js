@@ -8,7 +8,8 @@ import { renderSetup, setupForms, showSetup } from "./setup.js";
 import { renderSyniad, syniadTap } from "./syniad.js";
 
 const $ = (id) => document.getElementById(id);
-const app = { state: null, seq: -1, ruleset: null, questions: [], picks: [], unit: null, view: {}, gaps: 0 };
+const app = { state: null, seq: -1, ruleset: null, questions: [], picks: [], unit: null, view: {}, gaps: 0,
+              card: null, online: false };
 window.smarttable = app;   // for the browser tests and curious players
 
 // ------------------------------------------------------------------ live state
@@ -28,18 +29,48 @@ function apply(state) {
   renderSyniad(app);
   redraw();
   renderSetup(app);
+  refreshCard();
   if (location.hash.startsWith("#log")) refreshLog();
+}
+
+// What an open card's answers depend on: where the models stand, the terrain, the rulings, the phase.
+function answerInputs(state) {
+  const s = state.scene;
+  return JSON.stringify([s.models, s.terrain, s.hexes, s.hexsides, s.units, state.ruleset,
+                         state.status?.rulings, state.phase]);
+}
+
+// The open card (a measurement or a unit) asked again when its inputs changed, so it never goes stale.
+function refreshCard() {
+  const card = app.card;
+  if (!card || card.inputs === answerInputs(app.state)) return;
+  if (card.kind === "measure") {
+    app.view.sight = null; app.view.blockers = app.view.covers = null;   // no line at the old places
+    redraw();
+    measure(card.a, card.b);
+  } else if (card.kind === "unit") unitInfo(card.unit, card.model);
 }
 
 function connect() {
   const source = new EventSource("/api/events");
-  source.addEventListener("open", () => $("live").classList.add("on"));
-  source.addEventListener("error", () => $("live").classList.remove("on"));
+  source.addEventListener("open", () => setOnline(true));
+  source.addEventListener("error", () => setOnline(false));
   source.addEventListener("state", (event) => {
     const message = JSON.parse(event.data);
     if (message.state) apply(message.state);
     else getJSON("/api/state").then(apply);         // an event without the state: re-read it
   });
+}
+
+// Offline: a banner over the board, the board dimmed, every change button disabled until the table is back.
+function setOnline(online) {
+  if (online && !app.online) getJSON("/api/state").then(apply).catch(() => {});   // catch up on resume
+  app.online = online;
+  document.body.classList.toggle("offline", !online);
+  $("live").classList.toggle("on", online);
+  $("live").setAttribute("aria-label", online ? "live: connected to the table" : "offline: reconnecting");
+  for (const button of document.querySelectorAll("button.changes, form.changes button[type=submit]"))
+    button.disabled = !online;
 }
 
 function renderBar(state) {
@@ -125,6 +156,7 @@ function pickUnit(unitId) {
 }
 
 function showInfo(children) {
+  if (!children) app.card = null;
   $("info").hidden = !children;
   $("hint").hidden = Boolean(children);
   if (children) $("info").replaceChildren(...children);
@@ -135,9 +167,10 @@ const settle = (p) => p.then((v) => ({ v }), (e) => ({ e: e.message }));
 
 async function measure(a, b) {
   const scene = app.state.scene;
+  app.card = { kind: "measure", a, b, inputs: answerInputs(app.state) };
   const [distance, band, los] = await Promise.all(["distance", "band", "los"].map((q) =>
     has(q) ? settle(ask(q, a, b)) : Promise.resolve({ e: `${app.ruleset} does not answer ${q} yet` })));
-  if (app.picks[1] !== b) return;                     // the player tapped on meanwhile
+  if (app.picks[1] !== b || app.card?.kind !== "measure" || app.card.b !== b) return;  // tapped on meanwhile
   const d = distance.v;
   const unitA = unitOf(scene, scene.models.find((m) => m.id === a)?.unit) || {};
   const rows = [];
@@ -164,13 +197,14 @@ async function measure(a, b) {
 
 async function unitInfo(unitId, modelId) {
   app.unit = unitId;
+  app.card = { kind: "unit", unit: unitId, model: modelId, inputs: answerInputs(app.state) };
   app.view.path = null;
   renderUnits(app.state);
   const scene = app.state.scene;
   const unit = unitOf(scene, unitId) || { id: unitId };
   const asks = ["cohesion", "moves", "targets"].filter(has);
   const answers = Object.fromEntries(await Promise.all(asks.map(async (q) => [q, await settle(ask(q, unitId))])));
-  if (app.unit !== unitId) return;
+  if (app.unit !== unitId || app.card?.kind !== "unit") return;
   const rows = [["player", String(unit.player ?? "—")]];
   const c = answers.cohesion?.v;
   if (c) rows.push(["cohesion", c.coherent ? "coherent" : `out: ${(c.out_of_cohesion || []).join(", ")}`]);

@@ -5,7 +5,7 @@ import { boardPoint, drawBoard, s } from "./board.js";
 const $ = (id) => document.getElementById(id);
 const TRAITS = ["light_cover", "heavy_cover", "difficult", "impassable", "road", "elevated", "flat",
                 "defensible", "shelter", "concealment", "fordable", "water"];
-const editor = { pieces: null, draft: [], sub: null };
+const editor = { pieces: null, draft: [], sub: null, settingsShown: false };
 let rulesets = null;
 
 export function showSetup(sub, app) {
@@ -19,7 +19,7 @@ export function showSetup(sub, app) {
     img.src = "/api/camera.mjpeg";
   } else img.removeAttribute("src");                  // closes the stream
   if (sub === "terrain" && app.state) { editor.pieces = structuredClone(app.state.scene.terrain || []); }
-  if (sub === "settings") loadSettings(app);
+  editor.settingsShown = false;
   renderSetup(app);
 }
 
@@ -30,6 +30,7 @@ export function renderSetup(app) {
   if (editor.sub === "terrain") renderTerrain(state);
   if (editor.sub === "roster") renderRoster(state);
   if (editor.sub === "leds") renderLeds(state);
+  if (editor.sub === "settings" && !editor.settingsShown) { editor.settingsShown = true; loadSettings(app); }
 }
 
 function flat(value) {
@@ -117,27 +118,42 @@ function showRulings(app) {
   const chosen = rulesets.find((r) => r.name === form.elements.ruleset.value);
   const current = { ...(chosen?.rulings || {}), ...(chosen?.name === app.state?.ruleset
     ? app.state?.status?.rulings || {} : {}) };
+  editor.shown = { ruleset: form.elements.ruleset.value, rulings: current,
+                   brightness: app.state?.status?.brightness ?? 1 };
   const fields = Object.entries(current).map(([k, v]) => typeof v === "boolean"
     ? el("label", {}, el("input", { type: "checkbox", name: `ruling:${k}`, checked: v }), k.replace(/_/g, " "))
-    : el("label", {}, k.replace(/_/g, " "), el("input", { name: `ruling:${k}`, value: String(v),
-                                                          "data-kind": typeof v })));
+    : el("label", {}, k.replace(/_/g, " "), el("input", { name: `ruling:${k}`, value: Array.isArray(v)
+      ? v.join(", ") : v === null ? "" : String(v), placeholder: v === null ? "none" : undefined })));
   $("rulings").replaceChildren(el("legend", {}, "Rulings"), ...(fields.length ? fields : [el("span", { class: "hint" },
     "No options for this rule system.")]));
-  form.elements.brightness.value = String(app.state?.status?.brightness ?? 0.5);
+  form.elements.brightness.value = String(editor.shown.brightness);
 }
 
-function setupSettingsForm() {
+// A ruling read back in the type it was shown in (a list stays a list, an empty box is "none").
+function readRuling(input, was) {
+  if (input.type === "checkbox") return input.checked;
+  const text = input.value.trim();
+  if (Array.isArray(was)) return text ? text.split(",").map((t) => t.trim()).filter(Boolean) : [];
+  if (text === "" && typeof was !== "string") return null;
+  if (typeof was === "number" || (was === null && !Number.isNaN(Number(text)))) return Number(text);
+  return text;
+}
+
+function setupSettingsForm(app) {
   $("settings-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const form = event.target;
-    const rulings = {};
+    const form = event.target, shown = editor.shown;
+    const change = {}, rulings = {};
     for (const input of form.querySelectorAll("[name^='ruling:']")) {
-      const name = input.name.slice(7);
-      rulings[name] = input.type === "checkbox" ? input.checked
-        : input.dataset.kind === "number" ? Number(input.value) : input.value;
+      const name = input.name.slice(7), value = readRuling(input, shown.rulings[name]);
+      if (JSON.stringify(value) !== JSON.stringify(shown.rulings[name])) rulings[name] = value;
     }
-    attempt(() => send("PUT", "/api/settings", { ruleset: form.elements.ruleset.value, rulings,
-                                                brightness: Number(form.elements.brightness.value) }), "Settings saved");
+    if (form.elements.ruleset.value !== app.state?.ruleset) change.ruleset = form.elements.ruleset.value;
+    if (Object.keys(rulings).length || change.ruleset) change.rulings = rulings;
+    const brightness = Number(form.elements.brightness.value);
+    if (Math.abs(brightness - shown.brightness) > 1e-9) change.brightness = brightness;
+    if (!Object.keys(change).length) return attempt(async () => {}, "Nothing changed");
+    return attempt(() => send("PUT", "/api/settings", change), "Settings saved");
   });
 }
 
@@ -147,10 +163,11 @@ function setupSettingsForm() {
 function renderLeds(state) {
   const leds = state.leds || [], at = state.status?.led_layout?.positions || [];
   const svg = $("led-board");
-  svg.hidden = !(leds.length && at.length === leds.length);
-  $("leds").hidden = !svg.hidden;
+  const placed = Boolean(leds.length && at.length === leds.length);
+  svg.toggleAttribute("hidden", !placed);              // an SVG element has no `hidden` property
+  $("leds").hidden = placed;
   if (!leds.length) { $("leds").replaceChildren(el("p", { class: "hint" }, "This table reports no LED strip.")); return; }
-  if (svg.hidden) {
+  if (!placed) {
     $("leds").replaceChildren(...leds.map(([r, g, b], i) => el("div", { class: "led", title: `LED ${i}`,
       style: `background: rgb(${r} ${g} ${b})` })));
     return;
@@ -174,4 +191,4 @@ function renderLeds(state) {
   svg.append(group);
 }
 
-export function setupForms(app) { setupTerrainForm(app); setupSettingsForm(); }
+export function setupForms(app) { setupTerrainForm(app); setupSettingsForm(app); }

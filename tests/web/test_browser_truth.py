@@ -1,0 +1,199 @@
+"""What a player sees stays true: answers follow the camera, the settings page shows the table's own
+rule system and saving it unchanged changes nothing, the LED view is visible, and a lost connection
+is unmissable. Real Chromium at a phone viewport; assertions on what is visible and readable."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import PIN, LiveServer, make_app
+from playwright.sync_api import expect, sync_playwright
+from tables import demo_controller
+
+from vision.types import Frame, MarkerPose, MoveEvent, Observation
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="Debian's chromium is not installed (apt-get install chromium)")
+
+
+class Camera:
+    """The lowest layer: what the camera sees is whatever the test puts on the board."""
+
+    def __init__(self) -> None:
+        self.observation = Observation(0.0, True, {})
+        self.seen: dict[int, tuple[float, float]] = {}
+
+    def process(self, frame: Frame) -> Observation:
+        return self.observation
+
+    def see(self, markers: dict[int, tuple[float, float]]) -> None:
+        """The markers where they stand now; the tracker's settled moves for those that moved."""
+        poses = {m: MarkerPose(m, x, y, -90.0) for m, (x, y) in markers.items()}
+        moves = tuple(MoveEvent(m, self.seen[m], at, math.dist(self.seen[m], at), 0.0)
+                      for m, at in markers.items() if m in self.seen and self.seen[m] != at)
+        self.seen = dict(markers)
+        self.observation = Observation(0.0, True, poses, moves)
+
+
+def show(controller, camera: Camera, markers: dict[int, tuple[float, float]], index: int) -> None:
+    camera.see(markers)
+    controller.process(Frame(np.zeros((8, 8), np.uint8), float(index), index))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert errors == []
+
+
+TO_SCREEN = """(id) => {
+  const svg = document.getElementById("board");
+  const model = window.smarttable.state.scene.models.find((m) => m.id === id);
+  const point = svg.createSVGPoint();
+  point.x = model.x; point.y = model.y;
+  const screen = point.matrixTransform(svg.getScreenCTM());
+  return [screen.x, screen.y];
+}"""
+
+
+def tap_model(page, model_id: str) -> None:
+    page.touchscreen.tap(*page.evaluate(TO_SCREEN, model_id))
+
+
+def sight_line(page) -> list[float]:
+    line = page.locator("#board line.sight")
+    expect(line).to_be_visible()
+    return [float(line.get_attribute(a)) for a in ("x1", "y1", "x2", "y2")]
+
+
+def test_the_measurement_card_and_sight_line_follow_a_model_the_camera_moves(phone, tmp_path):
+    camera = Camera()
+    controller = demo_controller(tmp_path, pipeline=camera)
+    markers = {m.marker: m.position for m in controller.state.scene.models if m.marker is not None}
+    show(controller, camera, markers, 0)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        tap_model(phone, "rifles-1")                       # (10, 40)
+        tap_model(phone, "raiders-1")                      # (12, 8)
+        expect(phone.locator("#distance")).to_have_text('32.06"')
+        assert sight_line(phone)[3] == pytest.approx(8.0, abs=0.6)
+        raider = next(m.marker for m in controller.state.scene.models if m.id == "raiders-1")
+        show(controller, camera, {**markers, raider: (12.0, 20.0)}, 1)   # a player moves the raider
+        expected = math.dist((10.0, 40.0), (12.0, 20.0))
+        expect(phone.locator("#distance")).to_have_text(f'{expected:.2f}"', timeout=5000)
+        expect(phone.locator("#info")).to_be_visible()
+        assert sight_line(phone)[3] == pytest.approx(20.0, abs=0.6)       # the line moved with the model
+        ARTIFACTS.mkdir(exist_ok=True)
+        phone.screenshot(path=str(ARTIFACTS / "panel-390-follows-camera.png"))
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_the_unit_card_follows_the_camera(phone, tmp_path):
+    camera = Camera()
+    controller = demo_controller(tmp_path, pipeline=camera)
+    markers = {m.marker: m.position for m in controller.state.scene.models if m.marker is not None}
+    show(controller, camera, markers, 0)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        phone.locator("#units button", has_text="Rifle").first.click()
+        expect(phone.locator("#info")).to_contain_text("coherent")
+        rifle = next(m.marker for m in controller.state.scene.models if m.id == "rifles-3")
+        show(controller, camera, {**markers, rifle: (20.0, 30.0)}, 1)   # one rifle wanders off
+        expect(phone.locator("#info")).to_contain_text("out: ", timeout=5000)
+        expect(phone.locator("#info")).to_contain_text("rifles-3")
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_settings_opened_directly_show_the_table_and_an_unchanged_save_changes_nothing(browser, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.evaluate(f"localStorage.setItem('smarttable-pin', '{PIN}')")
+        for _ in range(6):                                  # a bookmark, reloaded: never another game
+            page.goto(server.url + "/#setup/settings")
+            page.reload()
+            select = page.locator("#settings-form select[name=ruleset]")
+            expect(select).to_be_visible()
+            expect(select.locator("option:checked")).to_have_text("Synaptik Tactics")
+        before = controller.snapshot()
+        seq = before.seq
+        page.click("#settings-form button[type=submit]")
+        expect(page.locator("#toast")).to_contain_text("Nothing changed")
+        after = controller.snapshot()
+        assert after.seq == seq and after.phase == before.phase and after.status["rulings"] == {}
+        assert page.locator("#settings-form input[name=brightness]").input_value() == str(
+            after.status["brightness"])
+    finally:
+        context.close()
+        server.close()
+        controller.close()
+
+
+def test_the_led_view_is_visible_on_a_phone(phone, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/#setup/leds")
+        board = phone.locator("#led-board")
+        expect(board).to_be_visible()
+        box = board.bounding_box()
+        assert box["width"] > 300 and box["height"] > 300 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        dots = phone.locator("#led-board circle.led-at")
+        expect(dots.first).to_be_visible()
+        expect(dots.last).to_be_visible()
+        phone.screenshot(path=str(ARTIFACTS / "panel-390-leds.png"))
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_a_lost_connection_is_unmissable_and_changes_are_off(phone, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        expect(phone.locator("#offline")).to_be_hidden()
+        expect(phone.locator("#next-phase")).to_be_enabled()
+        server.close()                                     # the table goes away (Wi-Fi, power)
+        banner = phone.locator("#offline")
+        expect(banner).to_be_visible(timeout=10000)
+        expect(banner).to_contain_text("Offline")
+        expect(phone.locator("#next-phase")).to_be_disabled()
+        assert phone.locator("#live").get_attribute("aria-label").startswith("offline")
+        phone.screenshot(path=str(ARTIFACTS / "panel-390-offline.png"))
+    finally:
+        controller.close()
