@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from table.errors import ConfigError
+from vision import apriltags
 from vision.refine import refine_corners
 
 MM_PER_INCH = 25.4
@@ -240,6 +241,16 @@ class MarkerDetector:
                 done.add(k)
         return self._finish(grey, out_quads, ids)
 
+    def rescue(self, image: np.ndarray, candidates: list[np.ndarray], found: list[Detection]
+               ) -> list[Detection]:
+        """Markers the AprilTag library reads around candidate quads (image pixels) where no marker is
+        known yet: tag36h11 only, see vision.apriltags."""
+        if self.settings.dictionary != apriltags.DICTIONARY or not candidates:
+            return []
+        grey = _grey(image)
+        got = apriltags.read_regions(grey, candidates, [d.centre for d in found])
+        return self._finish(grey, [q for _, q in got], [i for i, _ in got])
+
 
 QUIET_CELLS = 1  # white margin printed around a marker, in cells
 _CODES: dict[tuple[int, bytes], np.ndarray] = {}
@@ -301,3 +312,13 @@ def decode_quad(grey: np.ndarray, quad: np.ndarray, dictionary: cv2.aruco.Dictio
     # as ArucoDetector does: rotate the candidate's corners into the marker's own order
     ordered = np.roll(np.float32(quad), -(4 - rotation) % 4, axis=0)
     return int(marker_id), ordered
+
+
+def detect_markers(image: np.ndarray, dictionary: str = "DICT_APRILTAG_36h11") -> list[Detection]:
+    """Every marker of `dictionary` in an image of unknown scale (what `smarttable detect` prints),
+    sorted by id and position."""
+    detector = MarkerDetector(DetectorSettings(dictionary, min_side_px=8.0))
+    found, rejected = detector.detect(image)
+    found += detector.second_pass(image, rejected, found)
+    found += detector.rescue(image, rejected, found)
+    return sorted(found, key=lambda d: (d.id, d.centre))

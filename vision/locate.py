@@ -229,13 +229,15 @@ def detect_all(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
     detections, rejects = detector.detect(image)
     if calibration is None:
         calibration = calibrate_frame(detections, setup, image.shape)
-    more = detector.second_pass(image, plausible_candidates(rejects, setup, calibration), detections)
+    candidates = plausible_candidates(rejects, setup, calibration)
+    more = detector.second_pass(image, candidates, detections)
     if len(more) >= max(3, SHARPEN_TRIGGER * len(detections)):
         for flatten in (False, True):
             extra = sharpened_pass(image, setup, detector, calibration, detections + more, flatten)
             more += extra
             if not extra:  # this look found nothing: the next is unlikely to
                 break
+    more += detector.rescue(image, candidates, detections + more)
     if more:
         detections += more
         if any(d.id in setup.calibration_points for d in more):

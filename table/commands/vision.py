@@ -55,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     board = actions.add_parser("board", help="write the ChArUco board to print (.png or .pdf)")
     board.add_argument("out")
     board.add_argument("--dpi", type=int, default=300)
+    board.add_argument("--page", choices=("a4", "letter"), default="a4")
     _charuco_args(board)
     board.set_defaults(handler=run_lens_board)
     solve = actions.add_parser("solve", help="solve the lens from photos of the board, save the intrinsics")
@@ -100,14 +101,11 @@ def run_locate(args: argparse.Namespace) -> Any:
 
 
 def run_detect(args: argparse.Namespace) -> Any:
-    from vision.detect import DetectorSettings, MarkerDetector
+    from vision.detect import detect_markers, get_dictionary
     from vision.images import read_image
 
-    detector = MarkerDetector(DetectorSettings(args.dictionary, min_side_px=8.0))
-    image = read_image(args.image)
-    found, rejected = detector.detect(image)
-    found += detector.second_pass(image, rejected, found)
-    found.sort(key=lambda d: (d.id, d.centre))
+    get_dictionary(args.dictionary)  # an unknown name is a user's mistake, before reading the image
+    found = detect_markers(read_image(args.image), args.dictionary)
     return {"markers": [d.to_dict() for d in found]}
 
 
@@ -126,7 +124,11 @@ def run_markers(args: argparse.Namespace) -> Any:
     panel_url = None
     if args.panel_url is not None:
         panel_url = args.panel_url or f"http://smarttable.local:{config['web']['port']}/"
-    spec = SheetSpec(m["dictionary"], ids, args.size_mm or float(m["model_size_mm"]), corner_ids,
+    if args.size_mm is not None and not args.size_mm > 0:
+        from table.errors import ConfigError
+        raise ConfigError(f"--size-mm {args.size_mm:g}: a marker's side must be more than 0 mm")
+    size_mm = float(m["model_size_mm"]) if args.size_mm is None else args.size_mm
+    spec = SheetSpec(m["dictionary"], ids, size_mm, corner_ids,
                      float(m["corner_size_mm"]), pointer, args.page, args.dpi, panel_url=panel_url)
     paths, pages = write_sheets(spec, args.out)
     return {"files": [str(p) for p in paths], "pages": pages,
@@ -139,9 +141,10 @@ def run_lens_board(args: argparse.Namespace) -> Any:
     from vision.charuco import write_board
 
     spec = _charuco_spec(args)
-    path = write_board(spec, args.out, args.dpi)
-    return {"file": str(path), "squares": list(spec.squares), "square_mm": spec.square_mm,
-            "marker_mm": spec.marker_mm, "dictionary": spec.dictionary}
+    path = write_board(spec, args.out, args.dpi, args.page)
+    return {"file": str(path), "page": args.page, "squares": list(spec.squares), "square_mm": spec.square_mm,
+            "marker_mm": spec.marker_mm, "dictionary": spec.dictionary,
+            "board_mm": [spec.squares[0] * spec.square_mm, spec.squares[1] * spec.square_mm]}
 
 
 def _image_paths(items: list[str]) -> list[Path]:
