@@ -16,6 +16,7 @@ from PIL import Image
 from table.errors import CalibrationError, ConfigError
 from vision.detect import MM_PER_INCH, get_dictionary
 from vision.lens import Intrinsics
+from vision.sheets import HEADER_MM, PAGES_MM, check_dpi, header, mm_px
 
 MIN_VIEWS = 4
 MIN_CORNERS = 8  # per view
@@ -43,13 +44,41 @@ def board_image(spec: CharucoSpec, dpi: int = 300, margin_mm: float = 10.0) -> n
     return spec.board().generateImage((w, h), marginSize=int(round(margin_mm * px_per_mm)), borderBits=1)
 
 
-def write_board(spec: CharucoSpec, out: str | Path, dpi: int = 300) -> Path:
+def board_page(spec: CharucoSpec, page: str = "a4", dpi: int = 300) -> Image.Image:
+    """The board centred on an A4 or Letter page (turned landscape when it is wider than tall), under a
+    line giving its dimensions, the print-at-100% line and a 100 mm scale bar."""
+    check_dpi(dpi)
+    if not (spec.square_mm > 0 and spec.marker_mm > 0):
+        raise ConfigError(f"--square-mm {spec.square_mm:g}, --marker-mm {spec.marker_mm:g}: "
+                          "both must be more than 0 mm")
+    w_mm, h_mm = PAGES_MM[page]
+    board_w, board_h = spec.squares[0] * spec.square_mm, spec.squares[1] * spec.square_mm
+    if board_w > board_h:
+        w_mm, h_mm = h_mm, w_mm
+    margin_mm = 10.0
+    if board_w + 2 * margin_mm > w_mm or board_h + HEADER_MM + 3 * margin_mm > h_mm:
+        raise ConfigError(f"a {board_w:g} x {board_h:g} mm ChArUco board does not fit on one {page} page "
+                          "(fewer --squares or a smaller --square-mm)")
+    sheet = Image.new("L", (mm_px(w_mm, dpi), mm_px(h_mm, dpi)), 255)
+    header(sheet, f"ChArUco board {spec.squares[0]}x{spec.squares[1]} squares of {spec.square_mm:g} mm, "
+                  f"markers {spec.marker_mm:g} mm ({spec.dictionary}): {board_w:g} x {board_h:g} mm",
+           dpi, margin_mm)
+    board = Image.fromarray(board_image(spec, dpi, margin_mm))
+    top = mm_px(margin_mm + HEADER_MM, dpi)
+    sheet.paste(board, ((sheet.width - board.width) // 2, top + (sheet.height - top - board.height) // 2))
+    return sheet
+
+
+def write_board(spec: CharucoSpec, out: str | Path, dpi: int = 300, page: str = "a4") -> Path:
     out = Path(out)
     if out.suffix.lower() not in (".png", ".pdf"):
         raise ConfigError(f"{out}: write a .png or a .pdf")
+    sheet = board_page(spec, page, dpi)
     out.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(board_image(spec, dpi)).save(out, resolution=float(dpi)) if out.suffix.lower() == ".pdf" \
-        else Image.fromarray(board_image(spec, dpi)).save(out, dpi=(dpi, dpi))
+    if out.suffix.lower() == ".pdf":
+        sheet.save(out, resolution=float(dpi))
+    else:
+        sheet.save(out, dpi=(dpi, dpi))
     return out
 
 

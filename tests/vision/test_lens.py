@@ -52,7 +52,8 @@ def test_solve_recovers_the_lens(views, tmp_path):
 def test_calibrate_lens_commands_print_the_board_and_save_intrinsics(views, tmp_path, capsys):
     assert main(["calibrate-lens", "board", str(tmp_path / "charuco.png"), "--dpi", "254"]) == 0
     printed = cv2.imread(str(tmp_path / "charuco.png"), cv2.IMREAD_GRAYSCALE)
-    assert printed.shape == board_image(SPEC, DPI).shape
+    assert printed.shape == (2100, 2970)  # A4 landscape at 254 dpi (10 px a mm), the board on it
+    assert (printed < 128).sum() == (board_image(SPEC, DPI) < 128).sum() + (printed[:260] < 128).sum()
     folder = tmp_path / "views"
     folder.mkdir()
     for i, image in enumerate(views):
