@@ -12,6 +12,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from table.errors import QueryError
 from table.geometry import GRAZE, Point2, core_many
 
 
@@ -100,3 +101,79 @@ class ShapeIndex:
         hits = self.tree.query(shapely.box(x - 2 * GRAZE, y - 2 * GRAZE, x + 2 * GRAZE, y + 2 * GRAZE))
         return sorted(int(k) for k in hits if self.shapes[k].covers(probe))
 
+
+
+def joined_cores(shapes: Sequence[BaseGeometry], graze: float = GRAZE, close_corners: bool = True
+                 ) -> list[BaseGeometry]:
+    """Each shape's core (see geometry), grown so that shapes that touch or overlap block as one outline.
+
+    Shapes within 2 * `graze` of each other are joined: the cluster's union (each shape grown by
+    `graze`, so a seam narrower than that closes) shrunk by 2 * `graze` is its core, and each shape's
+    core gains the part of it near the shape that no other shape's core holds (the seam). A line
+    along a seam therefore crosses the shapes on both sides of it; a line grazing the union's outside
+    crosses none. With `close_corners`, shapes touching only at a point are bridged there (the convex
+    hull of both within `BRIDGE` of the point), so a line through that point crosses them too.
+    """
+    cores = core_many(shapes, graze)
+    for k, joined in seam_cores(shapes, cores, graze, close_corners).items():
+        cores[k] = joined
+    return cores
+
+
+def seam_cores(shapes: Sequence[BaseGeometry], cores: Sequence[BaseGeometry], graze: float = GRAZE,
+               close_corners: bool = True) -> dict[int, BaseGeometry]:
+    """`joined_cores` for the shapes that touch another (by index), given every shape's own core."""
+    found: dict[int, BaseGeometry] = {}
+    if len(shapes) < 2:
+        return found
+    items = np.array(shapes, dtype=object)
+    left, right = shapely.STRtree(items).query(items, predicate="dwithin", distance=2 * graze)
+    pairs = [(int(i), int(j)) for i, j in zip(left.tolist(), right.tolist(), strict=True) if i < j]
+    if not pairs:
+        return found
+    parent = list(range(len(shapes)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for i, j in pairs:
+        parent[root(i)] = root(j)
+    clusters: dict[int, list[int]] = {}
+    for k in range(len(shapes)):
+        clusters.setdefault(root(k), []).append(k)
+    for members in clusters.values():
+        if len(members) < 2:
+            continue
+        parts = [shapely.buffer(shapes[k], graze, join_style="mitre") for k in members]
+        if close_corners:
+            parts += [_bridge(shapes[i], shapes[j]) for i, j in pairs if root(i) == root(members[0])]
+        joined = shapely.buffer(shapely.union_all(parts), -2 * graze, join_style="mitre")
+        own = {k: cores[k] for k in members}
+        for k in members:
+            others = shapely.union_all([own[o] for o in members if o != k])
+            near = shapely.intersection(joined, shapely.buffer(shapes[k], 2 * graze, join_style="mitre"))
+            found[k] = shapely.union(own[k], shapely.difference(near, others))
+    return found
+
+
+def corner_joint(value: object) -> bool:
+    """The `corner_joint` ruling (`closed` or `open`) as `joined_cores`' close_corners."""
+    if value not in ("closed", "open"):
+        raise QueryError(f"ruling corner_joint: expected one of closed, open, got {value!r}")
+    return value == "closed"
+
+
+BRIDGE = 10 * GRAZE  # inches round a point where two shapes touch that `joined_cores` fills
+
+
+def _bridge(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
+    """Where a and b touch at a point (or nearly): the hull of both within BRIDGE of it; else nothing."""
+    meet = shapely.intersection(a, b)
+    if shapely.area(meet) > 0 or shapely.length(meet) > 2 * GRAZE:
+        return shapely.Polygon()  # they share an edge or an area: the union joins them already
+    point = shapely.line_interpolate_point(shapely.shortest_line(a, b), 0.5, normalized=True)
+    disc = shapely.buffer(point, BRIDGE)
+    return shapely.convex_hull(shapely.union(shapely.intersection(a, disc), shapely.intersection(b, disc)))

@@ -41,6 +41,7 @@ class AotBase(InchRuleset):
         "victory_at_half": False,           # True: destroying 50% wins (the introduction's wording)
         "strict_chain_of_command": True,    # lieutenants order their platoon, captains their company
         "take_cover": True,                 # bases with Cover take cover from a bombard when they can
+        "corner_joint": "closed",           # pieces touching only at a corner block through it ("open")
         "straddle_facing": "start",         # a straddling base's front edge: before it pivots ("path": after)
     }
 

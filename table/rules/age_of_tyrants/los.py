@@ -18,10 +18,11 @@ from shapely import STRtree
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from table.geometry import GRAZE, base_radius, core, footprint, terrain_polygon
+from table.geometry import GRAZE, base_radius, core, core_many, footprint, terrain_polygon
 from table.rules.age_of_tyrants.profile import EPS, on_table
 from table.rules.age_of_tyrants.segments import Cores, clip_ends, segment_point_distances
 from table.scene import Model, Scene, Terrain
+from table.spatial import corner_joint, seam_cores
 
 ELEVATED_SHADOW = 4.0
 SMOKE_RADIUS = 3.0
@@ -135,7 +136,11 @@ class LineOfSight:
         self.index = {mid: i for i, mid in enumerate(self.base_ids)}
         # a sight line blocks only where it comes inside a shape: grazing a corner or an edge does not
         self._areas = STRtree([p.shape for p in pieces])
-        self.cores = Cores([p.shape for p in pieces])
+        walls = [i for i, p in enumerate(pieces) if not p.has("flat")]  # touching walls block as one
+        shapes = [pieces[i].shape for i in walls]
+        seams = seam_cores(shapes, core_many(shapes), close_corners=corner_joint(rulings.get("corner_joint",
+                                                                                              "closed")))
+        self.cores = Cores([p.shape for p in pieces], {walls[k]: c for k, c in seams.items()})
         self._piece_index = {id(p): i for i, p in enumerate(pieces)}
         self.flat_mask = np.array([p.has("flat") for p in pieces], dtype=bool)
         self.elevated_mask = np.array([p.has("elevated") for p in pieces], dtype=bool)

@@ -7,6 +7,7 @@ agree on what is in the way.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 import shapely
@@ -48,7 +49,9 @@ class Cores:
     is `geometry.core` tested by shapely. Only segments whose bounding box meets a piece's are tested.
     """
 
-    def __init__(self, shapes: list[BaseGeometry]):
+    def __init__(self, shapes: list[BaseGeometry], joined: Mapping[int, BaseGeometry] | None = None):
+        """`joined`: cores to use instead of a piece's own (pieces that block as one, see spatial)."""
+        joined = joined or {}
         self.count = len(shapes)
         self.shapes = shapes
         self.bounds = shapely.bounds(np.array(shapes, dtype=object)).reshape(-1, 4)
@@ -57,7 +60,12 @@ class Cores:
         self.planes: dict[int, list[tuple[float, float, float]]] = {}  # convex pieces, not shrunk
         for i, shape in enumerate(shapes):
             planes = _convex_planes(shape)
-            if planes is None:
+            if i in joined:
+                shapely.prepare(joined[i])
+                self.other.append((i, joined[i]))
+                if planes is not None:
+                    self.planes[i] = planes
+            elif planes is None:
                 inner = core(shape)
                 shapely.prepare(inner)
                 self.other.append((i, inner))

@@ -26,7 +26,7 @@ from table.rules.synaptik.move import Terrain2D
 from table.rules.synaptik.orders import SUCCESS, allowance, firing_line, initiative, order_name
 from table.rules.synaptik.units import MELEE_RANGE, band_of, cohesion, melee_contacts
 from table.scene import Model, Unit, Weapon
-from table.spatial import ShapeIndex
+from table.spatial import ShapeIndex, corner_joint, joined_cores
 
 DICE = (3, 6, 8, 10)
 REROLLS = ("none", "failures")
@@ -43,6 +43,7 @@ class Synaptik(InchRuleset):
         "los_block_height": 2.0,  # impassable terrain taller than this blocks sight
         "climb_cost": 2.0,  # inches of movement per inch of height climbed over
         "firing_line_models": "beyond_first_ten",  # or `every_ten` (see the rulings page)
+        "corner_joint": "closed",  # blockers touching only at a corner block through it; `open`: they do not
     }
 
     # ------------------------------------------------------------ scene-wide indexes (built once)
@@ -51,7 +52,9 @@ class Synaptik(InchRuleset):
     def sight(self) -> SightLines:
         height = finite(self.rulings["los_block_height"], "ruling los_block_height")
         pieces = [t for t in self.scene.terrain if t.has("impassable") and t.height > height]
-        return SightLines(_terrain_index(pieces))
+        polygons = terrain_polygons(pieces)
+        cores = joined_cores(polygons, close_corners=corner_joint(self.rulings["corner_joint"]))
+        return SightLines(ShapeIndex([t.id for t in pieces], polygons, cores=cores))
 
     @cached_property
     def cover_index(self) -> ShapeIndex:
