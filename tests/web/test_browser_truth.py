@@ -197,3 +197,53 @@ def test_a_lost_connection_is_unmissable_and_changes_are_off(phone, tmp_path):
         phone.screenshot(path=str(ARTIFACTS / "panel-390-offline.png"))
     finally:
         controller.close()
+
+
+PRIORITY = Path(__file__).resolve().parents[1] / "data" / "age_of_tyrants" / "priority.json"
+
+
+def test_age_of_tyrants_targets_arcs_and_concealment_reach_the_phone(phone, tmp_path):
+    controller = demo_controller(tmp_path, scene=PRIORITY)
+    answer = controller.ruleset().ask("targets", ["bravo"])
+    base = answer["bases"][0]
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        phone.locator("#units button", has_text="Bravo Team").click()
+        info = phone.locator("#info")
+        expect(info).to_contain_text(f"bravo-1 → {base['target']}")          # not "none"
+        phone.locator("#info details summary", has_text="not targetable").click()
+        for excluded in base["excluded"]:
+            expect(info).to_contain_text(f"{excluded['model']}: {excluded['reason']}")
+        tap_model(phone, "bravo-1")
+        tap_model(phone, "falx-rear")
+        expect(phone.locator("#distance")).to_be_visible()
+        expect(info).to_contain_text("outside the 180° arc")
+        expect(info).to_contain_text("concealed")
+        phone.screenshot(path=str(ARTIFACTS / "panel-390-aot-targets.png"))
+    finally:
+        server.close()
+        controller.close()
+
+
+SYNIAD = Path(__file__).resolve().parents[1] / "data" / "live" / "syniad-combat.json"
+
+
+def test_a_question_the_rule_system_declines_is_a_dash_not_a_paragraph(phone, tmp_path):
+    controller = demo_controller(tmp_path, scene=SYNIAD)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        tap_model(phone, "a1")
+        tap_model(phone, "b1")
+        expect(phone.locator("#distance")).to_contain_text("hexes")
+        row = phone.locator("#info dd", has=phone.locator("details.declined"))
+        expect(row.locator("small")).to_be_hidden()                     # the reason stays folded
+        assert row.inner_text().strip() == "—"
+        row.locator("summary").click()
+        expect(row.locator("small")).to_be_visible()
+        expect(row.locator("small")).to_contain_text("no range bands")
+    finally:
+        server.close()
+        controller.close()

@@ -165,26 +165,43 @@ function showInfo(children) {
 const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : String(n ?? "—"));
 const settle = (p) => p.then((v) => ({ v }), (e) => ({ e: e.message }));
 
+const SIGHT_SHOWN = new Set(["from", "to", "visible", "cover", "blocked_by", "line"]);
+const words = (key) => key.replace(/_/g, " ");
+// Any other fact a rule system's sight answer carries (concealment, elevation, cover hexsides...), in words.
+function sightFacts(answer) {
+  return Object.entries(answer).filter(([k]) => !SIGHT_SHOWN.has(k) && k !== "hexes").map(([k, v]) =>
+    [words(k), typeof v === "boolean" ? (v ? "yes" : "no") : Array.isArray(v)
+      ? (v.length ? v.map((x) => (Array.isArray(x) ? `[${x}]` : typeof x === "object" ? JSON.stringify(x) : x)).join(", ")
+        : "none") : typeof v === "object" && v !== null ? JSON.stringify(v) : fmt(v)]);
+}
+
+// A question the rule system declines for these two (no range bands in a hex game...): a dash, the reason on tap.
+const declined = (reason) => el("details", { class: "declined" }, el("summary", {}, "—"), el("small", {}, reason));
+
 async function measure(a, b) {
   const scene = app.state.scene;
   app.card = { kind: "measure", a, b, inputs: answerInputs(app.state) };
-  const [distance, band, los] = await Promise.all(["distance", "band", "los"].map((q) =>
-    has(q) ? settle(ask(q, a, b)) : Promise.resolve({ e: `${app.ruleset} does not answer ${q} yet` })));
+  const asked = ["distance", "band", "los", "arc"];
+  const [distance, band, los, arc] = await Promise.all(asked.map((q) =>
+    has(q) ? settle(ask(q, a, b)) : Promise.resolve({ e: null })));
   if (app.picks[1] !== b || app.card?.kind !== "measure" || app.card.b !== b) return;  // tapped on meanwhile
   const d = distance.v;
   const unitA = unitOf(scene, scene.models.find((m) => m.id === a)?.unit) || {};
   const rows = [];
-  rows.push(["range band", band.v ? `${band.v.band.replace(/_/g, " ")}` : band.e]);
+  if (band.v) rows.push(["range band", `${words(band.v.band)}${band.v.weapon ? ` (${band.v.weapon})` : ""}`]);
+  else if (band.e) rows.push(["range band", declined(band.e)]);
+  if (arc.v) rows.push(["arc", `${arc.v.in_arc ? "in" : "outside"} the ${arc.v.arc}° arc (${fmt(arc.v.angle)}° off facing)`]);
   if (los.v) {
     const cover = los.v.cover || {};
     rows.push(["line of sight", los.v.visible ? "clear" : "blocked"]);
     if ((los.v.blocked_by || []).length) rows.push(["blocked by", los.v.blocked_by.join(", ")]);
     rows.push(["cover", `${cover.light ?? 0} light · ${cover.heavy ?? 0} heavy`]);
+    rows.push(...sightFacts(los.v));
     const ends = [a, b].map((id) => scene.models.find((m) => m.id === id)).filter(Boolean);
     app.view.sight = { ...los.v, line: los.v.line || (ends.length === 2 ? ends.map((m) => [m.x, m.y]) : null) };
     app.view.blockers = los.v.blocked_by || [];
     app.view.covers = app.view.sight.line ? coverCrossed(scene, app.view.sight.line) : [];
-  } else rows.push(["line of sight", los.e]);
+  } else if (los.e) rows.push(["line of sight", declined(los.e)]);
   redraw();
   const unit = d?.method === "hex" ? " hexes" : '"';
   showInfo([
@@ -220,11 +237,23 @@ async function unitInfo(unitId, modelId) {
     showOnTable(modelId || unitId, null)]);
 }
 
+// Targets as the rule system answers them: a plain list, or per base its target, the other candidates
+// and those it may not shoot with the reason (Age of Tyrants' target priority).
 function listTargets(answer) {
-  const items = Array.isArray(answer) ? answer : answer.targets || [];
-  if (!items.length) return "none";
-  return items.map((t) => (typeof t === "string" ? t : t.unit || t.id || t.target || JSON.stringify(t))).join(", ");
+  const name = (t) => (typeof t === "string" ? t : t.model || t.unit || t.id || t.target || JSON.stringify(t));
+  if (Array.isArray(answer) || Array.isArray(answer.targets)) {
+    const items = Array.isArray(answer) ? answer : answer.targets;
+    return items.length ? items.map(name).join(", ") : "none";
+  }
+  if (!Array.isArray(answer.bases)) return "none";
+  return el("ul", { class: "targets" }, answer.bases.map((b) => el("li", {},
+    el("strong", {}, `${b.model} → ${b.target ?? "no target"}`),
+    b.target ? el("small", {}, ` ${describeCandidate((b.candidates || []).find((c) => c.model === b.target))}`) : null,
+    (b.excluded || []).length ? el("details", {}, el("summary", {}, `${b.excluded.length} not targetable`),
+      el("ul", {}, b.excluded.map((x) => el("li", {}, `${x.model}: ${x.reason}`)))) : null)));
 }
+
+const describeCandidate = (c) => (c ? `${fmt(c.distance)}" · ${words(c.band || "")}${c.weapon ? ` · ${c.weapon}` : ""}` : "");
 
 // Hex games: the tapped hex's path and cost, from the unit's `moves` answer.
 function showPath(x, y) {
