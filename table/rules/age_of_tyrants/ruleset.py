@@ -18,6 +18,7 @@ from table.rules.age_of_tyrants.los import SMOKE_RADIUS
 from table.rules.age_of_tyrants.movement import Other, plan
 from table.rules.age_of_tyrants.orders import MIN_BOMBARD, TEMPLATE_RADIUS
 from table.rules.age_of_tyrants.profile import (
+    BANDS,
     EPS,
     band_of,
     flag,
@@ -91,6 +92,21 @@ class AgeOfTyrants(Transports, BatchReport):
             answer.update({"weapon": prof.name, "ap": prof.value("ap", band), "am": prof.value("am", band),
                            "s": prof.value("s", band)})
         return answer
+
+    @question("bands")
+    def bands(self, a: str, weapon: str | None = None) -> dict[str, Any]:
+        """The range bands the table shows for A, measured from its bases (the same for every
+        weapon; a named weapon must be one of its profiles), distances rounded to `round_to`; a
+        boundary belongs to the nearer band."""
+        bases = self.bases(a)
+        names = [p.name for p in self.profiles_of(bases[0])]
+        if weapon is not None:
+            weapon = self.profile(bases[0], weapon).name
+        lows = (0.0, *(upper for _, upper in BANDS[:-1]))
+        bands = [{"band": name, "from": lo, "to": hi} for (name, hi), lo in zip(BANDS, lows, strict=True)]
+        return {"unit": bases[0].unit, "weapon": weapon if weapon is not None else next(iter(names), None),
+                "weapons": names, "from": [m.id for m in bases], "measure": self.method, "boundary": "nearer",
+                "round_to": self.rulings["round_to"], "bands": bands}
 
     @question("arc")
     def arc(self, a: str, b: str) -> dict[str, Any]:

@@ -219,6 +219,18 @@ class Synaptik(InchRuleset):
         d, _, _ = self.closest(shooters, self.models_for(b))
         return {"band": band_of(w.bands, d), "distance": inches(d), "weapon": w.name, "from": a, "to": b}
 
+    @question("bands")
+    def bands(self, a: str, weapon: str | None = None) -> dict[str, Any]:
+        """The range bands the table shows for A: those of the named weapon, else of its first weapon
+        with bands, measured from A's models; a boundary belongs to the nearer band."""
+        shooters = self.models_for(a)
+        unit = self.unit(shooters[0].unit)
+        w = self.weapon(unit, weapon)
+        ordered = sorted(w.bands.items(), key=lambda kv: (kv[1][0], kv[1][1]))
+        return {"unit": unit.id, "weapon": w.name, "weapons": [x.name for x in unit.weapons if x.bands],
+                "from": [m.id for m in shooters], "measure": self.method, "boundary": "nearer",
+                "bands": [{"band": name, "from": lo, "to": hi} for name, (lo, hi) in ordered]}
+
     def report_pairs(self, pairs: list[tuple[Unit, Unit]]) -> list[dict[str, Any]]:
         self._work_out_sights(pairs)
         answers = self.los_answers([self._canonical_sight(a, b) for a, b in pairs])
