@@ -13,6 +13,7 @@ from typing import Any
 from shapely.geometry import LineString, Polygon
 
 from table.errors import TableError
+from table.geometry import footprint_vertices
 from table.live import highlight as hl
 from table.live.session import GameState
 from table.rules import get_ruleset
@@ -67,20 +68,23 @@ class Answers:
     selected: str | None = None
     unit: str | None = None
     target: str | None = None
-    bands: dict[str, str] = field(default_factory=dict)        # enemy model id -> band name
-    band: dict[str, Any] | None = None                         # selected -> target
+    bands: dict[str, str] = field(default_factory=dict)        # enemy model id -> the unit's band to it
+    band: dict[str, Any] | None = None                         # the selected unit -> target
     los: dict[str, Any] | None = None
     distance: dict[str, Any] | None = None
     moves: dict[str, Any] | None = None
     path: dict[str, Any] | None = None                         # to the chosen hex (hex systems)
     template: dict[str, Any] | None = None                     # bombard template over the target
     deployment: dict[str, Any] | None = None                   # zones, in the deployment phase
+    areas: dict[str, Any] | None = None                        # the unit's `bands` (the weapon shown)
 
     def to_dict(self) -> dict[str, Any]:
+        areas = self.areas or {}
         return {"model": self.selected, "unit": self.unit, "target": self.target, "bands": self.bands,
                 "band": self.band, "los": self.los, "distance": self.distance,
                 "reachable": None if self.moves is None else len(self.moves.get("reachable", [])),
-                "path": self.path, "template": self.template, "deployment": self.deployment}
+                "path": self.path, "template": self.template, "deployment": self.deployment,
+                "weapon": areas.get("weapon"), "weapons": areas.get("weapons", [])}
 
 
 def deployment(state: GameState, ruleset: Ruleset) -> dict[str, Any] | None:
@@ -118,9 +122,9 @@ def _edge_strip(scene: Scene, edge: str) -> list[list[float]]:
     return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
 
 
-# Rule systems whose `band A B` between two models depends on those two models alone (the distance
-# between their bases and A's weapons), not on where any other model stands: their answers are
-# kept per pair of model positions and asked again only for a pair one of whose models moved.
+# Rule systems whose `band A B` between a unit and a model depends on those models alone (the
+# distance between their bases and the unit's weapons), not on where any other model stands: their
+# answers are kept per placement of those models and asked again only when one of them moved.
 PAIRWISE_BANDS = frozenset({"synaptik", "age_of_tyrants"})
 
 
@@ -129,7 +133,7 @@ def _place(model: Model) -> tuple[Any, ...]:
 
 
 class AnswerCache:
-    """Band answers by the two models' positions, valid while the scene's units, terrain, board
+    """Band answers by the models' positions, valid while the scene's units, terrain, board
     and the rulings stay the same objects (moves only replace models)."""
 
     def __init__(self) -> None:
@@ -137,28 +141,40 @@ class AnswerCache:
         self._bands: dict[tuple[Any, ...], Any] = {}
         self.asked = 0          # how many band questions reached the rule system (tests, bench)
 
-    def band(self, state: GameState, ruleset: Ruleset, a: Model, b: Model) -> Any:
+    def band(self, state: GameState, ruleset: Ruleset, unit: str, b: Model, weapon: tuple[str, ...]) -> Any:
+        """`band UNIT B [WEAPON]`, remembered by where the unit's models and B stand."""
         scene: Scene = state.scene
         if scene.ruleset not in PAIRWISE_BANDS:
             self.asked += 1
-            return ask(ruleset, "band", a.id, b.id)
+            return ask(ruleset, "band", unit, b.id, *weapon)
         context = (scene.ruleset, scene.units, scene.terrain, scene.board,
                    json.dumps(state.rulings, sort_keys=True))
         if len(context) != len(self._context) or any(
                 x is not y and x != y for x, y in zip(context, self._context, strict=True)):
             self._context, self._bands = context, {}
-        key = (_place(a), _place(b))
+        key = (tuple(_place(m) for m in scene.models_of(unit)), _place(b), weapon)
         if key not in self._bands:
             self.asked += 1
-            self._bands[key] = ask(ruleset, "band", a.id, b.id)
+            self._bands[key] = ask(ruleset, "band", unit, b.id, *weapon)
             if len(self._bands) > 4096:            # a long game: forget the oldest placements
                 del self._bands[next(iter(self._bands))]
         return self._bands[key]
 
 
+def shown_weapon(state: GameState, ruleset: Ruleset,
+                 unit: str) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    """The unit's `bands` answer for the weapon the table shows (the chosen one, else the rule
+    system's default: Synaptik's first weapon with bands), and that weapon as a question argument."""
+    chosen = dict(state.weapons).get(unit)
+    areas = ask(ruleset, "bands", unit, *([chosen] if chosen else []))
+    weapon = areas.get("weapon") if isinstance(areas, dict) else chosen
+    return (areas if isinstance(areas, dict) else None), ((str(weapon),) if weapon else ())
+
+
 def answers_for(state: GameState, ruleset: Ruleset, cache: AnswerCache | None = None) -> Answers:
-    """Ask the rule system about the selected model: band to every enemy model, and band, line of
-    sight and distance to the target; hex systems also give the reachable hexes."""
+    """Ask the rule system about the selection: the selected unit's bands (for the weapon shown)
+    and its band to every enemy model, line of sight and distance from the selected model to the
+    target; hex systems also give the reachable hexes."""
     deploying = deployment(state, ruleset) if state.phase == "deployment" else None
     if state.selected is None:
         return Answers(deployment=deploying)
@@ -166,10 +182,11 @@ def answers_for(state: GameState, ruleset: Ruleset, cache: AnswerCache | None = 
     scene = state.scene
     model = scene.model(state.selected)
     player = scene.unit(model.unit).player
+    areas, weapon = shown_weapon(state, ruleset, model.unit)
     bands = {}
     for other in scene.models:
         if scene.unit(other.unit).player != player:
-            answer = cache.band(state, ruleset, model, other)
+            answer = cache.band(state, ruleset, model.unit, other, weapon)
             if isinstance(answer, dict) and answer.get("band"):
                 bands[other.id] = str(answer["band"])
     target = state.target
@@ -177,13 +194,13 @@ def answers_for(state: GameState, ruleset: Ruleset, cache: AnswerCache | None = 
     to = state.destination
     bombards = "bombard" in scene.unit(model.unit).stats
     return Answers(model.id, model.unit, target, bands,
-                   ask(ruleset, "band", model.id, target) if target else None,
+                   ask(ruleset, "band", model.unit, target, *weapon) if target else None,
                    ask(ruleset, "los", model.id, target) if target else None,
                    ask(ruleset, "distance", model.id, target) if target else None,
                    ask(ruleset, "moves", model.unit) if hexes else None,
                    ask(ruleset, "path", model.unit, f"{to[0]},{to[1]}") if hexes and to else None,
                    ask(ruleset, "template", target, model.unit) if target and bombards else None,
-                   deploying)
+                   deploying, areas)
 
 
 def _player_colour(state: GameState, player: str) -> hl.RGB:
@@ -218,12 +235,8 @@ def regions_for(state: GameState, answers: Answers) -> list[hl.Region]:
     if answers.moves and scene.hexgrid is not None:
         cells = frozenset(tuple(r["hex"]) for r in answers.moves.get("reachable", []))
         regions.append(hl.Hexes(scene.hexgrid, cells, hl.MOVE_RANGE))  # type: ignore[arg-type]
-    unit = scene.unit(answers.unit) if answers.unit else None
-    centres = tuple(m.position for m in scene.models_of(answers.unit)) if answers.unit else ()
-    if unit and unit.weapons:
-        for name, (inner, outer) in unit.weapons[0].bands.items():
-            if name in hl.BAND_COLOURS:
-                regions.append(hl.Band(centres, inner, outer, hl.BAND_COLOURS[name]))
+    if answers.areas:
+        regions.append(_band_areas(scene, answers.areas))
     path = (answers.path or {}).get("path")
     if path and scene.hexgrid is not None:
         colour = hl.PATH if (answers.path or {}).get("within_move", True) else hl.SIGHT_BLOCKED
@@ -231,7 +244,7 @@ def regions_for(state: GameState, answers: Answers) -> list[hl.Region]:
     template = answers.template
     if template:
         colour = hl.TEMPLATE if template.get("far_enough", True) else hl.SIGHT_BLOCKED
-        regions.append(hl.Band(((float(template["centre"][0]), float(template["centre"][1])),), 0.0,
+        regions.append(hl.Disc((float(template["centre"][0]), float(template["centre"][1])),
                                float(template["radius"]), colour))
     los = answers.los
     if isinstance(los, dict):
@@ -244,9 +257,22 @@ def regions_for(state: GameState, answers: Answers) -> list[hl.Region]:
     return regions
 
 
+def _band_areas(scene: Scene, areas: dict[str, Any]) -> hl.Bands:
+    """The `bands` answer as LED areas: distances from the models it names, centre to centre or
+    from their base outlines (`measure`), rounded as it says (`round_to`), with its boundary rule."""
+    models = [scene.model(m) for m in areas["from"]]
+    shapes = tuple(((m.position,) if areas["measure"] == "centre"
+                    else tuple(map(tuple, footprint_vertices(m).tolist()))) for m in models)
+    bands = tuple((float(b["from"]), float(b["to"]), hl.BAND_COLOURS.get(b["band"], hl.GREY))
+                  for b in areas["bands"])
+    return hl.Bands(shapes, bands, nearer=areas["boundary"] == "nearer", step=float(areas.get("round_to", 0)))
+
+
 def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:
-    """The sight line (the rule system's, else centre to centre of the two models it names), the
-    terrain blocking it, and the cover it crosses."""
+    """The sight line (the rule system's, else centre to centre of the two models it names): a
+    chain of LEDs, solid when clear, dashed when blocked; the terrain blocking it, with a spot where
+    the line meets each blocker, so a blocker too small to hold an LED is still lit; and the cover
+    it crosses."""
     scene = state.scene
     line = los.get("line")
     models = los.get("models") or []
@@ -256,10 +282,14 @@ def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:
     blocked_by = los.get("blocked_by") or []
     cover_from = los.get("cover_from")
     sight = LineString(line) if line else None
+    blockers: list[hl.Region] = []
     for piece in scene.terrain:
         polygon = Polygon(piece.polygon)
         if piece.id in blocked_by:
             regions.append(hl.Area(piece.polygon, hl.SIGHT_BLOCKED))
+            if sight is not None and sight.intersects(polygon):
+                meet = sight.intersection(polygon).representative_point()
+                blockers.append(hl.Spot((meet.x, meet.y), hl.SIGHT_BLOCKED))
             continue
         if isinstance(cover_from, list):
             crossed = piece.id in cover_from
@@ -270,8 +300,11 @@ def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:
             regions.append(hl.Area(piece.polygon, hl.COVER_HEAVY))
         elif crossed and piece.has("light_cover"):
             regions.append(hl.Area(piece.polygon, hl.COVER_LIGHT))
+    blockers += [hl.Spot(scene.model(m).position, hl.SIGHT_BLOCKED) for m in blocked_by
+                 if any(x.id == m for x in scene.models)]
     if line:
         (ax, ay), (bx, by) = line
-        colour = hl.SIGHT_CLEAR if los.get("visible") else hl.SIGHT_BLOCKED
-        regions.append(hl.Line((ax, ay), (bx, by), colour))
-    return regions
+        visible = bool(los.get("visible"))
+        regions.append(hl.Line((ax, ay), (bx, by), hl.SIGHT_CLEAR if visible else hl.SIGHT_BLOCKED,
+                               dashed=not visible))
+    return regions + blockers

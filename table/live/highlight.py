@@ -2,7 +2,8 @@
 
 A `Highlight` is an ordered list of regions; each LED takes the colour of the last region that
 covers its position (later regions paint over earlier ones). A `Spot` always lights the single
-LED nearest a point, so an edge strip can point at a model in the middle of the board.
+LED nearest a point, so an edge strip can point at a model in the middle of the board; a `Line`
+lights a chain of LEDs, one per row or column of a grid, so it never vanishes between LEDs.
 
 Colours follow the Okabe-Ito palette, which readers with any common colour-vision deficiency can
 tell apart; no meaning depends on red against green alone (docs/hardware.md, "Colours").
@@ -14,13 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import Polygon
 
 from table.hexgrid import HexLayout
 from table.live.leds import LedLayout
 from table.scene import HexGridSpec
 
 RGB = tuple[int, int, int]
+EPS = 1e-9          # inches: a distance this close to a boundary is on it
 
 OFF: RGB = (0, 0, 0)
 # Okabe & Ito (2008), "Color Universal Design"
@@ -53,33 +55,65 @@ PLAYER_COLOURS: tuple[RGB, ...] = (ORANGE, SKY_BLUE, YELLOW, REDDISH_PURPLE)
 
 
 @dataclass(frozen=True)
-class Band:
-    """Points whose distance to the nearest of `centres` lies in [inner, outer): a range band."""
+class Disc:
+    """Points within `radius` of `centre` (the bombard template)."""
 
-    centres: tuple[tuple[float, float], ...]
-    inner: float
-    outer: float
+    centre: tuple[float, float]
+    radius: float
     colour: RGB
 
     def covers(self, pts: np.ndarray) -> np.ndarray:
-        centres = np.asarray(self.centres, dtype=float).reshape(-1, 2)
-        if not len(centres):
-            return np.zeros(len(pts), dtype=bool)
-        d = np.hypot(pts[:, None, 0] - centres[None, :, 0], pts[:, None, 1] - centres[None, :, 1]).min(axis=1)
-        return (d >= self.inner) & (d < self.outer)
+        return np.hypot(pts[:, 0] - self.centre[0], pts[:, 1] - self.centre[1]) <= self.radius + EPS
+
+
+@dataclass(frozen=True)
+class Bands:
+    """A unit's range bands: each point takes the band of its distance to the nearest of `shapes`
+    (a model's centre, or its base outline, as the rule system measures), with the rule system's
+    boundary rule: on a boundary the nearer band (`nearer`), else the farther one; distances
+    rounded to `step` inches first when the rule system rounds them."""
+
+    shapes: tuple[tuple[tuple[float, float], ...], ...]
+    bands: tuple[tuple[float, float, RGB], ...]       # (from, to, colour), nearest first
+    nearer: bool = True
+    step: float = 0.0
+
+    def colours(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(covered mask, colour per point)."""
+        d = np.full(len(pts), np.inf)
+        for shape in self.shapes:
+            if len(shape) == 1:
+                d = np.minimum(d, np.hypot(pts[:, 0] - shape[0][0], pts[:, 1] - shape[0][1]))
+            else:
+                d = np.minimum(d, shapely.distance(Polygon(shape), shapely.points(pts)))
+        if self.step:
+            d = np.round(d / self.step) * self.step
+        covered = np.zeros(len(pts), dtype=bool)
+        colour = np.zeros((len(pts), 3), dtype=np.uint8)
+        for lo, hi, rgb in self.bands:
+            inside = (d >= lo - EPS) & ((d <= hi + EPS) if self.nearer else (d < hi - EPS)) & ~covered
+            colour[inside] = rgb
+            covered |= inside
+        return covered, colour
 
 
 @dataclass(frozen=True)
 class Line:
-    """A sight line: points within `width` inches of the segment a-b."""
+    """A sight line: the chain of LEDs that draws the segment a-b on the layout (`LedLayout.chain`).
+    A `dashed` line lights every other LED of the chain and turns the ones between off, so a
+    blocked line differs from a clear one by more than its colour."""
 
     a: tuple[float, float]
     b: tuple[float, float]
     colour: RGB
-    width: float = 0.75
+    dashed: bool = False
 
-    def covers(self, pts: np.ndarray) -> np.ndarray:
-        return shapely.dwithin(LineString([self.a, self.b]), shapely.points(pts), self.width)
+    def paint(self, layout: LedLayout, frame: np.ndarray) -> None:
+        chain = layout.chain(self.a, self.b)
+        if self.dashed:
+            frame[chain[1::2]] = OFF
+            chain = chain[::2]
+        frame[chain] = self.colour
 
 
 @dataclass(frozen=True)
@@ -114,7 +148,7 @@ class Spot:
     colour: RGB
 
 
-Region = Band | Line | Area | Hexes | Spot
+Region = Disc | Bands | Line | Area | Hexes | Spot
 
 
 def render(layout: LedLayout, regions: list[Region] | tuple[Region, ...]) -> tuple[RGB, ...]:
@@ -124,6 +158,11 @@ def render(layout: LedLayout, regions: list[Region] | tuple[Region, ...]) -> tup
     for region in regions:
         if isinstance(region, Spot):
             frame[layout.nearest(region.point)] = region.colour
+        elif isinstance(region, Line):
+            region.paint(layout, frame)
+        elif isinstance(region, Bands):
+            covered, colours = region.colours(pts)
+            frame[covered] = colours[covered]
         else:
             frame[region.covers(pts)] = region.colour
     return tuple(map(tuple, frame.tolist()))

@@ -36,7 +36,7 @@ class Outputs:
         ruleset = self.ruleset()
         self._update_report(state, report_now)
         # the ruleset object (ids get reused) stands for the scene and rulings
-        answers_key = (ruleset, state.selected, state.target, state.destination, state.phase)
+        answers_key = (ruleset, state.selected, state.target, state.destination, state.phase, state.weapons)
         if self._cache.get("answers_key") != answers_key:
             answers = answers_for(state, ruleset, self._answer_cache) if ruleset is not None else Answers()
             self._cache.update(answers_key=answers_key, answers=answers)

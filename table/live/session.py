@@ -29,7 +29,7 @@ PHASES: dict[str, tuple[tuple[str, int | str | None], ...]] = {
 # Synaptik orders change how far a unit may move in its activation (Orders section).
 ORDER_ALLOWANCE = {"standard": 1.0, "maneuver": 2.0, "charge": 2.0, "regroup": 0.5}
 UNDOABLE = frozenset({"phase", "select", "target", "confirm", "acknowledge", "terrain", "marker", "settings",
-                      "destination", "syniad"})
+                      "destination", "syniad", "weapon"})
 KINDS = UNDOABLE | {"game_start", "move", "measure", "roll", "warning", "warning_cleared", "camera", "undo"}
 
 
@@ -65,6 +65,7 @@ class GameState:
     origin: Scene | None = None                   # the scene the game started with
     seed: int | None = None                       # the game's dice seed (from game_start)
     syniad: tuple[tuple[str, tuple[Any, ...]], ...] = ()   # Syniad actions (live/syniad_table.py)
+    weapons: tuple[tuple[str, str], ...] = ()     # unit id -> the weapon chosen to show (`weapon` events)
 
     @property
     def players(self) -> list[str]:
@@ -208,6 +209,17 @@ def _destination(state: GameState, event: dict[str, Any]) -> GameState:
     return replace(state, destination=(int(where[0]), int(where[1])))
 
 
+def _weapon(state: GameState, event: dict[str, Any]) -> GameState:
+    """Choose the weapon whose bands a unit shows (None: the rule system's default)."""
+    unit = str(event["unit"])
+    if not any(u.id == unit for u in state.scene.units):
+        raise QueryError(f"no unit {unit!r} in the scene")
+    chosen = tuple((u, w) for u, w in state.weapons if u != unit)
+    if event.get("weapon") is not None:
+        chosen += ((unit, str(event["weapon"])),)
+    return replace(state, weapons=chosen)
+
+
 def _confirm(state: GameState) -> GameState:
     alternate = state.steps[state.step][1] == "alternate"
     return replace(_end_activation(state), selected=None, target=None, destination=None,
@@ -260,6 +272,8 @@ def apply(state: GameState | None, event: dict[str, Any]) -> GameState:
     if kind == "syniad":
         args = tuple(tuple(a) if isinstance(a, list) else a for a in event.get("args", []))
         return replace(state, syniad=(*state.syniad, (str(event["action"]), args)))
+    if kind == "weapon":
+        return _weapon(state, event)
     if kind == "confirm":
         return _confirm(state)
     if kind == "acknowledge":

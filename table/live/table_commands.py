@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from table.errors import QueryError, TableError
-from table.live import rolls, syniad_table
+from table.live import display, rolls, syniad_table
 from table.live.session import GameState, Session
 from table.live.syniad_table import SyniadTable
 from table.rules import get_ruleset
@@ -89,6 +89,25 @@ def destination(c: TableController, hex: Any = None) -> dict[str, Any]:
     return {"selected": state.selected, "destination": chosen}
 
 
+def weapon(c: TableController, weapon: Any = None, unit: Any = None) -> dict[str, Any]:
+    """Choose the weapon whose bands the table shows for a unit (default: the selected model's);
+    None goes back to the rule system's default (the first weapon with bands)."""
+    state = c.state
+    if unit is None:
+        if state.selected is None:
+            raise QueryError("weapon: select a unit first")
+        unit = state.scene.model(state.selected).unit
+    ruleset = c.ruleset()
+    if weapon is not None and ruleset is not None and "bands" in ruleset.questions():
+        ruleset.ask("bands", [str(unit), str(weapon)])           # QueryError for a weapon without bands
+    elif weapon is not None and not any(w.name == weapon for w in state.scene.unit(str(unit)).weapons):
+        raise QueryError(f"weapon: unit {unit!r} has no weapon {weapon!r}")
+    state = c.emit({"kind": "weapon", "unit": str(unit), "weapon": None if weapon is None else str(weapon)})
+    areas, shown = display.shown_weapon(state, ruleset, str(unit)) if ruleset is not None else (None, ())
+    return {"unit": str(unit), "weapon": next(iter(shown), None),
+            "weapons": (areas or {}).get("weapons", [])}
+
+
 def syniad(c: TableController, action: str, args: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
     """A Syniad game action (select_unit, move, select_target, add_attacker, resolve...); the
     phase advances through `advance_phase`, which keeps the table's phases in step."""
@@ -162,7 +181,7 @@ COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
     "roll": roll, "acknowledge": acknowledge, "set_terrain": set_terrain, "assign_marker": assign_marker,
     "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
-    "syniad": syniad,
+    "syniad": syniad, "weapon": weapon,
 }
 
 
@@ -177,8 +196,8 @@ class ButtonActions:
         try:
             if name == "select":
                 self.c.command("select", id=None) if held else self.cycle_selection()
-            elif name == "measure" and not held:
-                self.cycle_target()
+            elif name == "measure":
+                self.cycle_weapon() if held else self.cycle_target()
             elif name == "next_phase" and not held:
                 self.c.command("advance_phase")
             elif name == "undo" and not held:
@@ -211,6 +230,16 @@ class ButtonActions:
         unit = self._next(self._units(state.player), current)
         if unit is not None:
             self.c.command("select", id=unit)
+
+    def cycle_weapon(self) -> None:
+        """Show the selected unit's next weapon with range bands."""
+        state, ruleset = self.c.state, self.c.ruleset()
+        if state.selected is None or ruleset is None:
+            raise QueryError("select a model before picking a weapon")
+        areas, shown = display.shown_weapon(state, ruleset, state.scene.model(state.selected).unit)
+        following = self._next(list((areas or {}).get("weapons", [])), next(iter(shown), None))
+        if following is not None:
+            self.c.command("weapon", weapon=following)
 
     def cycle_target(self) -> None:
         """Target the next enemy unit of the selected model."""

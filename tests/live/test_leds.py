@@ -8,7 +8,7 @@ from live_fakes import DATA
 from table.config import CONFIG_DIR
 from table.errors import ConfigError
 from table.live import highlight as hl
-from table.live.leds import LedLayout, load_layout, parse_layout
+from table.live.leds import load_layout, parse_layout
 from table.scene import HexGridSpec
 
 
@@ -48,22 +48,40 @@ def test_bad_layout_names_file_and_key():
         parse_layout({"name": "empty"}, "x.toml")
 
 
-LINE = LedLayout("line", tuple((float(x), 0.0) for x in range(0, 40)))   # one LED per inch along y = 0
+LINE = parse_layout({"name": "line", "segment": [{"start": [0, 0], "end": [39, 0], "count": 40}]},
+                    "line.toml")                      # one LED per inch along y = 0
+
+
+RIFLE = ((0.0, 12.0, hl.VERMILLION), (12.0, 24.0, hl.YELLOW), (24.0, 36.0, hl.BLUE))
 
 
 def test_band_colours_leds_by_distance_from_the_nearest_model():
-    frame = hl.render(LINE, [hl.Band(((0.0, 0.0), (2.0, 0.0)), 0, 12, hl.VERMILLION),
-                             hl.Band(((0.0, 0.0), (2.0, 0.0)), 12, 24, hl.YELLOW),
-                             hl.Band(((0.0, 0.0), (2.0, 0.0)), 24, 36, hl.BLUE)])
+    frame = hl.render(LINE, [hl.Bands((((0.0, 0.0),), ((2.0, 0.0),)), RIFLE)])
     assert frame[13] == hl.VERMILLION           # 11" from the nearer model (x = 2)
-    assert frame[14] == hl.YELLOW               # 12": a band is [inner, outer)
-    assert frame[26] == hl.BLUE
-    assert frame[38] == hl.OFF                  # 36" away: out of every band
+    assert frame[15] == hl.YELLOW               # 13"
+    assert frame[26] == hl.YELLOW               # 24": on the boundary, the nearer band
+    assert frame[27] == hl.BLUE
+    assert frame[39] == hl.OFF                  # 37" away: out of every band
+
+
+def test_a_boundary_led_takes_the_nearer_band():
+    # Synaptik's Rifle: hot 0-12", standard 12-24"; the rulings give a distance of exactly 12" to hot
+    frame = hl.render(LINE, [hl.Bands((((0.0, 0.0),),), RIFLE)])
+    assert frame[12] == hl.VERMILLION and frame[24] == hl.YELLOW and frame[36] == hl.BLUE
+    farther = hl.render(LINE, [hl.Bands((((0.0, 0.0),),), RIFLE, nearer=False)])
+    assert farther[12] == hl.YELLOW and farther[36] == hl.OFF
+
+
+def test_bands_from_base_outlines_measure_to_the_nearest_edge():
+    square = ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0))
+    frame = hl.render(LINE, [hl.Bands((square,), ((0.0, 4.0, hl.VERMILLION), (4.0, 9.0, hl.ORANGE)))])
+    assert frame[5] == hl.VERMILLION and frame[6] == hl.ORANGE and frame[10] == hl.ORANGE
+    assert frame[11] == hl.OFF
 
 
 def test_later_regions_paint_over_earlier_and_spot_hits_nearest_led():
     frame = hl.render(LINE, [hl.Area(((4, -1), (10, -1), (10, 1), (4, 1)), hl.ORANGE),
-                             hl.Line((0, 5), (8, -5), hl.BLUISH_GREEN, width=0.5),
+                             hl.Line((0, 5), (8, -5), hl.BLUISH_GREEN),
                              hl.Spot((30.4, 20.0), hl.WHITE)])
     assert frame[3] == hl.OFF and frame[5] == hl.ORANGE and frame[10] == hl.ORANGE
     assert frame[4] == hl.BLUISH_GREEN           # the line crosses y = 0 at x = 4
