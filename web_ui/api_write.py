@@ -82,6 +82,18 @@ def destination():
     return run("destination", "hex", hex=None if where is None else hex_of(where, "hex"))
 
 
+@bp.post("/weapon")
+@needs_pin
+def weapon():
+    """The weapon whose bands the LEDs show for the selected unit (null: its first with bands)."""
+    data = body()
+    only(data, {"weapon"})
+    name = data.get("weapon")
+    if name is not None and not (isinstance(name, str) and 0 < len(name) <= 64 and name.isprintable()):
+        raise ApiError(400, "weapon", "expected a weapon name (1-64 printable characters) or null")
+    return run("weapon", "weapon", weapon=name)
+
+
 SYNIAD_UNIT_ACTIONS = {"select_unit", "add_attacker", "remove_attacker"}
 SYNIAD_HEX_ACTIONS = {"select", "move", "rotate", "select_target"}
 SYNIAD_PLAIN_ACTIONS = {"resolve", "cancel"}

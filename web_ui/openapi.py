@@ -175,6 +175,8 @@ def document() -> dict[str, Any]:
             "/api/target": {"post": _change("Pick the selection's target", ident_body, 404)},
             "/api/destination": {"post": _change("Hex games: where the selected unit's path leads",
                                                  _object({"hex": {**HEX, "nullable": True}}))},
+            "/api/weapon": {"post": _change("The weapon whose range bands the LEDs show", _object(
+                {"weapon": {"type": "string", "minLength": 1, "maxLength": 64, "nullable": True}}))},
             "/api/syniad": {"post": _change("A Syniad combat action (target hex, attackers, resolve, cancel)",
                                             syniad, 404)},
             "/api/roll": {"post": _change("Roll dice as the rule system does (logged)", roll)},

@@ -101,7 +101,12 @@ function renderTableSelection(sel) {
   if (sel.band?.band) parts.push(`· ${sel.band.band.replace(/_/g, " ")}`);
   if (sel.los) parts.push(sel.los.visible ? "· in sight" : `· blocked${(sel.los.blocked_by || []).length
     ? " by " + sel.los.blocked_by.join(", ") : ""}`);
-  box.textContent = parts.join(" ");
+  if (sel.weapon) parts.push(`· bands of ${sel.weapon}`);
+  const weapons = sel.weapons || [];
+  const next = weapons[(weapons.indexOf(sel.weapon) + 1) % weapons.length];
+  box.replaceChildren(parts.join(" "), ...(weapons.length > 1 ? [" ", el("button", {
+    type: "button", id: "next-weapon", on: { click: () => attempt(() =>
+      send("POST", "/api/weapon", { weapon: next }), `Showing ${next}`) } }, `Show ${next}`)] : []));
 }
 
 function renderUnits(state) {
