@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Debian's Mosquitto broker (and mosquitto_sub, for bench/bench_club.py) for the club tests (tests/club start their own on a free loopback port;
-# the package's own service is not needed and is left stopped).
+# Debian's Mosquitto for the club tests (tests/club start their own broker on a free loopback port; the
+# package's own service is not needed and is left stopped), and mosquitto_sub for bench/bench_club.py.
 set -euo pipefail
 { command -v mosquitto || [ -x /usr/sbin/mosquitto ]; } >/dev/null 2>&1 && command -v mosquitto_sub >/dev/null && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
