@@ -214,6 +214,10 @@ class Picamera2Source:
         try:
             self._cam = Picamera2()
         except (RuntimeError, IndexError) as exc:
+            if "busy" in str(exc).lower():
+                raise HardwareError(f"the Pi camera is in use by another program ({exc}); the table's "
+                                    "service holds it while it runs: sudo systemctl stop smarttable"
+                                    ) from None
             raise HardwareError(f"no Pi camera found ({exc})") from None
         size = (int(camera["width"]), int(camera["height"]))
         lores = (size[0] // 4 // 2 * 2, size[1] // 4 // 2 * 2)

@@ -96,3 +96,16 @@ def test_picamera2_absent_is_still_a_missing_camera_and_auto_moves_on(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("no camera found: picamera2 is not available")
     assert "camera 9: cannot open" in done.stdout
+
+
+def test_a_camera_held_by_the_running_service_says_how_to_free_it(tmp_path):
+    """libcamera lets one process hold a camera: doctor or calibrate-lens beside the running service
+    get picamera2's "Device or resource busy", and the finding says to stop the service."""
+    fakes = fake_picamera2(tmp_path, "class Picamera2:\n"
+                                     "    def __init__(self):\n"
+                                     "        raise RuntimeError('Failed to acquire camera: Device or resource busy')\n")
+    config = write_config(tmp_path, "picamera2")
+    done = smarttable(fakes, "doctor", "--config", str(config))
+    camera = next(c for c in json.loads(done.stdout)["checks"] if c["check"] == "camera")
+    assert camera["ok"] is False and "in use by another program" in camera["detail"]
+    assert "sudo systemctl stop smarttable" in camera["detail"]
