@@ -31,6 +31,7 @@ function draw(scene) {
     const trait = TRAITS.find((t) => (piece.traits || []).includes(t)) || "plain";
     nodes.push(s("polygon", { class: `terrain ${trait}`, points: piece.polygon.map((p) => p.join(",")).join(" ") }));
   }
+  const labelled = new Set();                 // one label per unit, at its first model
   for (const model of scene.models || []) {
     if (model.x == null || model.y == null) continue;
     const r = radius(model);
@@ -38,7 +39,12 @@ function draw(scene) {
                        transform: `translate(${model.x} ${model.y}) rotate(${model.heading || 0})` });
     g.append(s("circle", { class: "base", r, fill: colour(model.unit) }),
              s("line", { class: "heading", x1: 0, y1: 0, x2: r, y2: 0 }));
-    nodes.push(g, s("text", { class: "ulabel", x: model.x, y: model.y - r - 0.3, "text-anchor": "middle" }, model.id));
+    nodes.push(g);
+    if (!labelled.has(model.unit)) {
+      labelled.add(model.unit);
+      nodes.push(s("text", { class: "ulabel", x: model.x, y: model.y - r - 0.4, "text-anchor": "middle" },
+                   model.unit ?? model.id));
+    }
   }
   svg.replaceChildren(...nodes);
 }
