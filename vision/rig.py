@@ -1,0 +1,85 @@
+"""Several cameras as one: a source that reads a frame from each (`RigSource`) and a pipeline that
+runs each camera's own vision pipeline and merges what they saw (`CameraRig`).
+
+To the table controller the rig is one camera and one pipeline: `RigSource.read()` returns a
+`RigFrame` (the first camera's image, for the panel's camera view, with every camera's frame in
+`parts`), and `CameraRig.process(frame)` returns one merged `Observation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from vision.merge import CameraView, ObservationMerger
+from vision.pipeline import VisionPipeline
+from vision.types import Frame, FrameSource, Observation
+
+DETECTION_NOISE_PX = 0.25      # a calibrated camera is never trusted to better than this
+
+
+@dataclass(frozen=True)
+class RigFrame(Frame):
+    """Frames taken together, one per camera, in the rig's order."""
+
+    parts: tuple[Frame, ...] = ()
+
+
+class RigSource:
+    """Reads the newest frame of every camera; the rig's frame ends when any camera's does."""
+
+    def __init__(self, sources: Sequence[FrameSource]):
+        self.sources = list(sources)
+        self._index = 0
+
+    def read(self) -> RigFrame | None:
+        parts = []
+        for source in self.sources:
+            frame = source.read()
+            if frame is None:
+                return None
+            parts.append(frame)
+        self._index += 1
+        return RigFrame(parts[0].image, max(p.timestamp for p in parts), self._index, parts[0].lores,
+                        tuple(parts))
+
+    def close(self) -> None:
+        for source in self.sources:
+            source.close()
+
+
+class CameraRig:
+    """One vision pipeline per camera (each calibrated into the one board frame), merged."""
+
+    def __init__(self, configs: Sequence[Mapping[str, Mapping[str, Any]]]):
+        if not configs:
+            raise ValueError("a camera rig needs at least one camera")
+        self.pipelines = [VisionPipeline(config) for config in configs]
+        self.merger = ObservationMerger(float(configs[0]["tracking"]["move_threshold_in"]))
+
+    @property
+    def calibration(self) -> Any:
+        """The first camera's calibration (the panel's camera view shows the first camera)."""
+        return self.pipelines[0].calibration
+
+    def set_heights(self, heights_mm: Mapping[int, float]) -> None:
+        for pipeline in self.pipelines:
+            pipeline.set_heights(heights_mm)
+
+    def process(self, frame: Frame) -> Observation:
+        parts = frame.parts if isinstance(frame, RigFrame) else (frame,)
+        if len(parts) != len(self.pipelines):
+            raise ValueError(f"the rig has {len(self.pipelines)} cameras, the frame {len(parts)}")
+        views = [CameraView(pipeline.process(part), self.sigma_in(pipeline))
+                 for pipeline, part in zip(self.pipelines, parts, strict=True)]
+        return self.merger.merge(views, frame.timestamp)
+
+    @staticmethod
+    def sigma_in(pipeline: VisionPipeline) -> float:
+        """A camera's position uncertainty in inches: its calibration's reprojection error (at
+        least the detection noise) over its pixels per inch."""
+        cal = pipeline.calibration
+        if cal is None or not cal.px_per_inch:
+            return 1.0
+        return max(cal.reprojection_error_px, DETECTION_NOISE_PX) / cal.px_per_inch
