@@ -168,8 +168,10 @@ def missing_corner_warning(detections: Sequence[Detection], setup: VisionSetup,
     plural = "s" if len(missing) > 1 else ""
     if calibration is None:
         if missing:
+            others = sorted(seen - set(setup.corner_ids))
+            saw = f"markers seen: {', '.join(map(str, others))}" if others else "no other markers seen"
             return (f"not calibrated: corner marker{plural} {names} not found "
-                    f"(need at least 3 of {', '.join(str(i) for i in setup.corner_ids)})")
+                    f"(need at least 3 of {', '.join(str(i) for i in setup.corner_ids)}; {saw})")
         return ("not calibrated: the corner markers do not fit the config (markers.corner_size_mm "
                 f"{setup.corner_size_mm:g} and markers.corners)")
     unused = [i for i in setup.corner_ids if i not in calibration.used and i not in missing]

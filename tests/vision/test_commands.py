@@ -113,3 +113,23 @@ def test_markers_pdf_has_every_page(tmp_path, capsys):
     assert code == 0 and out.read_bytes().startswith(b"%PDF")
     assert doc["pages"] == 2  # 60 markers of 15 mm on one A4 page, the corner markers on another
     assert out.read_bytes().count(b"/Type /Page\n") + out.read_bytes().count(b"/Type /Page\r") == 2
+
+
+def test_locate_on_a_frame_without_corner_markers_says_which_are_missing(tmp_path, capsys):
+    """A frame with no corner markers (a blank preview; one with only model markers) names every
+    missing corner marker and what was seen instead."""
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640), 200, np.uint8))
+    code, doc = call(capsys, "locate", str(blank), "--config", str(SMALL_BOARD))
+    assert code == 0 and doc["calibrated"] is False and doc["markers"] == []
+    assert doc["warnings"] == ["not calibrated: corner markers 0, 1, 2, 3 not found "
+                               "(need at least 3 of 0, 1, 2, 3; no other markers seen)"]
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
+    models_only = np.full((480, 640), 230, np.uint8)
+    for n, marker_id in enumerate((12, 17)):
+        models_only[150:190, 100 + 200 * n:140 + 200 * n] = cv2.aruco.generateImageMarker(dictionary, marker_id, 40)
+    path = tmp_path / "models.png"
+    cv2.imwrite(str(path), models_only)
+    code, doc = call(capsys, "locate", str(path), "--config", str(SMALL_BOARD))
+    assert doc["warnings"] == ["not calibrated: corner markers 0, 1, 2, 3 not found "
+                               "(need at least 3 of 0, 1, 2, 3; markers seen: 12, 17)"]
