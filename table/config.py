@@ -75,6 +75,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "analogue_gain": Key(NUMBER, 0.0, _at_least_zero),
         "lens_position": Key(NUMBER, -1.0),
         "intrinsics": Key(str, ""),
+        "model": Key(str, ""),
+        "mount_height_mm": Key(NUMBER, 0.0, _at_least_zero),
     },
     "tracking": {
         "stable_frames": Key(int, 3, _positive),

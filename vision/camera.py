@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.cameras import CameraModel
 from vision.cvcompat import undistort_points
+
+MM_PER_INCH = 25.4
 
 
 def _rotation(tilt_x_deg: float, tilt_y_deg: float, roll_deg: float) -> np.ndarray:
@@ -21,6 +24,21 @@ def _rotation(tilt_x_deg: float, tilt_y_deg: float, roll_deg: float) -> np.ndarr
     ry, _ = cv2.Rodrigues(np.array([0.0, math.radians(tilt_y_deg), 0.0]))
     rz, _ = cv2.Rodrigues(np.array([0.0, 0.0, math.radians(roll_deg)]))
     return rz @ ry @ rx
+
+
+def _pose(board: tuple[float, float], height_in: float, tilt_deg: tuple[float, float], roll_deg: float
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """World->camera (R, t) of a camera height_in above the board centre's line of sight, aimed at it."""
+    R = _rotation(tilt_deg[0], tilt_deg[1], roll_deg)
+    centre = np.array([board[0] / 2, board[1] / 2, 0.0])
+    axis = R.T @ np.array([0.0, 0.0, 1.0])  # optical axis in the world
+    position = centre - axis * (height_in / axis[2])
+    return R, -R @ position
+
+
+def _matrix(f: float, size: tuple[int, int]) -> np.ndarray:
+    w, h = size
+    return np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1]], dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -41,19 +59,24 @@ class PinholeCamera:
         """A camera height_in above the board centre's line of sight, aimed at the centre, with the focal
         length chosen so the whole board (times margin) fits in the frame."""
         w, h = size
-        R = _rotation(tilt_deg[0], tilt_deg[1], roll_deg)
-        centre = np.array([board[0] / 2, board[1] / 2, 0.0])
-        axis = R.T @ np.array([0.0, 0.0, 1.0])  # optical axis in the world
-        position = centre - axis * (height_in / axis[2])
-        t = -R @ position
+        R, t = _pose(board, height_in, tilt_deg, roll_deg)
         # focal length: fit the projected board corners (with f = 1) into the frame
         corners = np.array([[0, 0, 0], [board[0], 0, 0], [board[0], board[1], 0], [0, board[1], 0]], float)
         cam = (R @ corners.T).T + t
         norm = cam[:, :2] / cam[:, 2:3]
         half = np.abs(norm).max(axis=0) * margin
         f = min((w / 2) / half[0], (h / 2) / half[1])
-        K = np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1]], dtype=np.float64)
-        return cls(size, K, np.asarray(dist, dtype=np.float64), R, t)
+        return cls(size, _matrix(f, size), np.asarray(dist, dtype=np.float64), R, t)
+
+    @classmethod
+    def from_model(cls, model: CameraModel, size: tuple[int, int], board: tuple[float, float], *,
+                   height_mm: float, tilt_deg: tuple[float, float] = (0.0, 0.0), roll_deg: float = 0.0
+                   ) -> PinholeCamera:
+        """A real camera (vision.cameras) capturing `size`, height_mm above the board centre's line of
+        sight, aimed at the centre; its long side along the board's x."""
+        R, t = _pose(board, height_mm / MM_PER_INCH, tilt_deg, roll_deg)
+        return cls(size, _matrix(model.focal_px(size), size), np.asarray(model.dist, np.float64), R, t,
+                   {"model": model.name, "height_mm": height_mm})
 
     @property
     def rvec(self) -> np.ndarray:

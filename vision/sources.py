@@ -19,6 +19,7 @@ import numpy as np
 from table.errors import ConfigError, HardwareError, SetupError
 from vision.camera import PinholeCamera
 from vision.cvcompat import quiet_opencv
+from vision.planner import simulated_camera
 from vision.synthetic import Renderer, RenderOptions
 from vision.synthetic_scene import SyntheticScene
 from vision.types import Frame
@@ -138,7 +139,7 @@ class SyntheticSource:
                  realtime: bool = True, size: tuple[int, int] | None = None):
         cam = config["camera"]
         size = size or (int(cam["width"]), int(cam["height"]))
-        self.camera = camera or PinholeCamera.overhead(size, scene.board, tilt_deg=(3.0, -2.0))
+        self.camera = camera or simulated_camera(config, size, scene.board)
         markers = config["markers"]
         # the demo camera: gentle noise, clutter but no decoys (they only add warnings to the panel)
         options = options or RenderOptions(dictionary=markers["dictionary"], supersample=2, noise_sigma=1.0,

@@ -1,4 +1,4 @@
-"""Vision subcommands: `locate`, `detect`, `markers`, `calibrate-lens` (see docs/vision.md).
+"""Vision subcommands: `locate`, `detect`, `markers`, `plan-camera`, `calibrate-lens` (see docs/vision.md).
 
 OpenCV is imported inside the handlers, so other commands start without it.
 """
@@ -47,6 +47,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               "http://smarttable.local:PORT/, the name deploy/install-pi.sh gives the Pi)")
     markers.add_argument("--config", help="table config (TOML)")
     markers.set_defaults(handler=run_markers)
+
+    planner = subparsers.add_parser("plan-camera", help="will a camera see the board and read its markers",
+                                    description="Board coverage, pixels per marker cell, whether detection "
+                                                "will be reliable, and the camera heights that work.")
+    planner.add_argument("--camera", required=True,
+                         help="cm3, cm3-wide, hq-6mm or usb-fov:DEGREES (a webcam's diagonal field)")
+    planner.add_argument("--height-mm", type=float, required=True, help="lens above the board, mm")
+    planner.add_argument("--board", default="48x48", help="board in inches, WxH (default 48x48)")
+    planner.add_argument("--marker-mm", type=float, default=15.0,
+                         help="a model marker's black square (default 15)")
+    planner.add_argument("--resolution", help="capture size WxH (default the camera's full resolution)")
+    planner.set_defaults(handler=run_plan_camera)
 
     lens = subparsers.add_parser("calibrate-lens", help="lens calibration with a ChArUco board",
                                  description="Print a ChArUco board (`board`), then solve the lens from "
@@ -135,6 +147,33 @@ def run_markers(args: argparse.Namespace) -> Any:
             **({"panel_url": panel_url} if panel_url else {}),
             "markers": list(ids), "corners": list(corner_ids), "pointer": pointer, "size_mm": spec.size_mm,
             "dictionary": spec.dictionary}
+
+
+def _pair(option: str, text: str, kind: type) -> tuple:
+    from table.errors import ConfigError
+
+    a, sep, b = text.lower().partition("x")
+    try:
+        pair = (kind(a), kind(b)) if sep else None
+    except ValueError:
+        pair = None
+    if pair is None or min(pair) <= 0:
+        raise ConfigError(f"{option} {text!r}: expected WxH, both above 0 (e.g. 48x48)")
+    return pair
+
+
+def run_plan_camera(args: argparse.Namespace) -> Any:
+    from table.errors import ConfigError
+    from vision.cameras import camera_model
+    from vision.planner import Setup, plan
+
+    camera = camera_model(args.camera)
+    for option, value in (("--height-mm", args.height_mm), ("--marker-mm", args.marker_mm)):
+        if not value > 0:
+            raise ConfigError(f"{option} {value:g}: must be more than 0")
+    resolution = _pair("--resolution", args.resolution, int) if args.resolution else camera.resolution
+    board = _pair("--board", args.board, float)
+    return plan(Setup(camera, args.height_mm, board, args.marker_mm, resolution))
 
 
 def run_lens_board(args: argparse.Namespace) -> Any:

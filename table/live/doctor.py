@@ -123,6 +123,16 @@ def check_camera(config: Config) -> list[Finding]:
     return found
 
 
+def check_camera_plan(config: Config) -> Finding:
+    """Will the configured camera, at its height, see the board and read its markers (vision.planner)."""
+    from vision.planner import config_finding
+
+    try:
+        return _finding("camera plan", *config_finding(config))
+    except TableError as exc:
+        return _finding("camera plan", False, str(exc), "fix [camera] model in the config")
+
+
 def check_log(config: Config) -> Finding:
     from table.live.gamelog import GameLog
 
@@ -158,8 +168,8 @@ def diagnose(config_path: str | None) -> dict[str, Any]:
         return {"ok": False, "checks": [finding]}
     checks: list[Finding] = [_finding("config", True, str(config.source))]
     steps: list[Callable[[], Finding | list[Finding]]] = [
-        lambda: check_layout_and_pins(config), check_gpio, check_spi, lambda: check_camera(config),
-        lambda: check_log(config)]
+        lambda: check_layout_and_pins(config), check_gpio, check_spi, lambda: check_camera_plan(config),
+        lambda: check_camera(config), lambda: check_log(config)]
     for step in steps:
         result = step()
         checks.extend(result if isinstance(result, list) else [result])
