@@ -247,3 +247,116 @@ def test_a_question_the_rule_system_declines_is_a_dash_not_a_paragraph(phone, tm
     finally:
         server.close()
         controller.close()
+
+
+BOARD_TO_SCREEN = """([x, y]) => {
+  const svg = document.getElementById("board");
+  const point = svg.createSVGPoint();
+  point.x = x; point.y = y;
+  const screen = point.matrixTransform(svg.getScreenCTM());
+  return [screen.x, screen.y];
+}"""
+
+
+def view_width(page) -> float:
+    return float(page.locator("#board").get_attribute("viewBox").split()[2])
+
+
+def pinch(page, centre: tuple[float, float], start: float, end: float, steps: int = 8) -> None:
+    """Two fingers on the screen spreading from `start` to `end` px apart (Chromium's touch input)."""
+    cdp = page.context.new_cdp_session(page)
+    cx, cy = centre
+
+    def points(span: float) -> list[dict]:
+        return [{"x": cx - span / 2, "y": cy, "id": 1}, {"x": cx + span / 2, "y": cy, "id": 2}]
+
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(start)})
+    for i in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                              "touchPoints": points(start + (end - start) * i / steps)})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_pinch_and_double_tap_zoom_and_the_whole_board_button(phone, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        assert view_width(phone) == 48
+        expect(phone.locator("#zoom-reset")).to_be_hidden()
+        box = phone.locator("#board").bounding_box()
+        pinch(phone, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), 60, 240)
+        assert 9 < view_width(phone) < 20                      # fingers 4x apart: about 4x closer
+        expect(phone.locator("#zoom-reset")).to_be_visible()
+        phone.click("#zoom-reset")
+        expect(phone.locator("#board")).to_have_attribute("viewBox", "0 0 48 48")
+        sniper = phone.evaluate(BOARD_TO_SCREEN, [38.0, 6.0])
+        phone.touchscreen.tap(*sniper)
+        phone.touchscreen.tap(*sniper)                         # double tap: zoom to the sniper's unit
+        expect(phone.locator("#zoom-reset")).to_be_visible()
+        assert view_width(phone) <= 12
+        centre = phone.evaluate(BOARD_TO_SCREEN, [38.0, 6.0])
+        board = phone.locator("#board").bounding_box()
+        assert board["x"] <= centre[0] <= board["x"] + board["width"]      # the unit is on screen
+        phone.screenshot(path=str(ARTIFACTS / "panel-390-zoomed.png"))
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_a_tap_between_close_models_asks_which_one(phone, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        phone.touchscreen.tap(*phone.evaluate(BOARD_TO_SCREEN, [10.45, 40.0]))   # between rifles-1 and -2
+        chooser = phone.locator("#info .chooser button")
+        expect(chooser.first).to_be_visible()
+        names = chooser.all_inner_texts()
+        assert any(n.startswith("rifles-1") for n in names) and any(n.startswith("rifles-2") for n in names)
+        assert all(chooser.nth(i).bounding_box()["height"] >= 44 for i in range(chooser.count()))
+        chooser.filter(has_text="rifles-2").click()
+        expect(phone.locator("#info h3")).to_contain_text("rifles-2")
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_a_lone_model_is_a_44_px_target(phone, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        x, y = phone.evaluate(BOARD_TO_SCREEN, [38.0, 6.0])                    # sniper-1
+        phone.touchscreen.tap(x + 15, y + 12)                                   # 19 px off its centre
+        expect(phone.locator("#info h3")).to_contain_text("sniper-1")
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_labels_are_readable_and_never_overlap(phone, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        for zoomed in (False, True):
+            if zoomed:
+                x, y = phone.evaluate(BOARD_TO_SCREEN, [10.45, 40.4])
+                phone.touchscreen.tap(x, y)
+                phone.touchscreen.tap(x, y)
+                expect(phone.locator("#zoom-reset")).to_be_visible()
+            boxes = phone.evaluate("""[...document.querySelectorAll('#board text.ulabel, #board text.tlabel')]
+                .map((t) => { const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+            assert boxes and all(b[3] - b[1] >= 11 for b in boxes)          # readable: about 12 px type
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    overlap = min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+                    assert not overlap, (a, b)
+    finally:
+        server.close()
+        controller.close()

@@ -1,11 +1,12 @@
 // The panel: live state over SSE, the board with tap-to-measure, the phase bar, and the other views.
 import { attempt, el, getJSON, kv, send } from "./api.js";
-import { boardPoint, coverCrossed, drawBoard, hexLayout, nearestModel, playerColour, terrainAt, unitOf }
+import { coverCrossed, drawBoard, hexLayout, modelsNear, playerColour, terrainAt, unitOf }
   from "./board.js";
 import { renderDice } from "./dice.js";
 import { refreshLog } from "./log.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
 import { renderSyniad, syniadTap } from "./syniad.js";
+import { zoomable } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
 const app = { state: null, seq: -1, ruleset: null, questions: [], picks: [], unit: null, view: {}, gaps: 0,
@@ -116,9 +117,38 @@ function renderUnits(state) {
     style: `--c:${playerColour(scene, u.player)}`, on: { click: () => pickUnit(u.id) } }, u.name || u.id)));
 }
 
+const FINGER_PX = 22;        // half of a 44 px tap target
+
+function pxPerInch() {
+  const svg = $("board"), width = app.state?.scene.board?.width ?? 48;
+  return svg.getBoundingClientRect().width / (app.zoom?.box?.w ?? width) || 8;
+}
+
 function redraw() {
   if (!app.state) return;
-  drawBoard($("board"), app.state.scene, { ...app.view, selected: app.picks });
+  drawBoard($("board"), app.state.scene, { ...app.view, selected: app.picks, pxPerInch: pxPerInch() });
+  app.zoom.restore();
+  $("zoom-reset").hidden = !app.zoom.box;
+}
+
+// Double tap: zoom to the unit under the finger (its models and a margin), or back to the whole board.
+function zoomToUnitAt([x, y]) {
+  const scene = app.state?.scene;
+  const model = scene && modelsNear(scene, x, y, FINGER_PX / pxPerInch())[0];
+  if (!model) return app.zoom.reset();
+  const ms = scene.models.filter((m) => m.unit === model.unit && typeof m.x === "number");
+  const xs = ms.map((m) => m.x), ys = ms.map((m) => m.y);
+  const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  app.zoom.to((Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2,
+              Math.max(span + 8, 10));
+}
+
+// Several models under the finger: ask which one, with buttons big enough to hit.
+function choose(models, then) {
+  const scene = app.state.scene;
+  showInfo([el("h3", {}, "Which model?"), el("div", { class: "chooser" }, models.map((m) => el("button", {
+    type: "button", style: `--c:${playerColour(scene, unitOf(scene, m.unit)?.player)}`,
+    on: { click: () => then(m) } }, `${m.id}`, el("small", {}, ` ${unitOf(scene, m.unit)?.name || m.unit}`))))]);
 }
 
 // ------------------------------------------------------------------ tap to measure
@@ -126,13 +156,15 @@ const has = (q) => app.questions.includes(q);
 const ask = (q, ...args) => getJSON(`/api/query/${q}?` + args.map((a) => `arg=${encodeURIComponent(a)}`).join("&"))
   .then((r) => r.answer);
 
-function onBoardTap(event) {
+function onBoardTap(x, y) {
   if (!app.state) return;
-  const [x, y] = boardPoint($("board"), event);
   const scene = app.state.scene;
   if (scene.hexgrid && syniadTap(app, cubeRound(...hexLayout(scene.hexgrid).fractional(x, y)))) return;
-  const model = nearestModel(scene, x, y);
-  if (!model) {
+  const near = modelsNear(scene, x, y, FINGER_PX / pxPerInch());
+  const inside = near.filter((m) => m.inside);
+  if (inside.length === 1 || near.length === 1) return pickModel(inside[0] || near[0]);
+  if (near.length > 1) return choose(near, pickModel);
+  {
     if (app.unit && scene.hexgrid && app.view.reach) return showPath(x, y);
     const piece = terrainAt(scene, x, y);
     app.picks = []; app.unit = null; app.view.sight = null; app.view.reach = app.view.path = null;
@@ -141,6 +173,9 @@ function onBoardTap(event) {
       ["traits", (piece.traits || []).join(", ") || "none"]])] : null);
     return redraw();
   }
+}
+
+function pickModel(model) {
   if (app.picks.length === 1 && app.picks[0] !== model.id) {
     app.picks = [app.picks[0], model.id];
     redraw();
@@ -304,7 +339,9 @@ function route() {
 }
 
 setupForms(app);
-$("board").addEventListener("click", onBoardTap);
+app.zoom = zoomable($("board"), { board: () => app.state?.scene.board ?? { width: 48, height: 48 },
+  onTap: (event, [x, y]) => onBoardTap(x, y), onDoubleTap: zoomToUnitAt, onChange: redraw });
+$("zoom-reset").addEventListener("click", () => app.zoom.reset());
 $("next-phase").addEventListener("click", () => attempt(() => send("POST", "/api/phase/advance")));
 window.addEventListener("hashchange", route);
 route();

@@ -99,6 +99,7 @@ export function drawBoard(svg, scene, view = {}) {
   const width = scene.board?.width ?? 48, height = scene.board?.height ?? 48;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.replaceChildren();
+  view = { ...view, terrainLabels: [] };
   const scale = Math.max(width, height) / 48;           // keep marks readable on small boards too
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#23301f" }));
   if (scene.hexgrid) drawHexes(svg, scene, view, width, height);
@@ -112,7 +113,10 @@ export function drawBoard(svg, scene, view = {}) {
     const cx = t.polygon.reduce((a, p) => a + p[0], 0) / t.polygon.length;
     const cy = t.polygon.reduce((a, p) => a + p[1], 0) / t.polygon.length;
     const label = `${t.id}${t.height ? ` ${t.height}"` : ""}`;
-    svg.append(s("text", { class: "tlabel", x: cx, y: cy, "text-anchor": "middle" }, label));
+    const size = view.pxPerInch ? 12 / view.pxPerInch : 1.35 * scale;
+    svg.append(s("text", { class: "tlabel", x: cx, y: cy, "text-anchor": "middle", "font-size": size }, label));
+    (view.terrainLabels ??= []).push({ x0: cx - label.length * 0.3 * size, x1: cx + label.length * 0.3 * size,
+                                        y0: cy - size, y1: cy + 0.2 * size });
   }
   if (view.draft?.length) {
     svg.append(s("polygon", { class: "draft", points: points(view.draft) }));
@@ -163,20 +167,30 @@ function drawHexes(svg, scene, view, width, height) {
   svg.append(g);
 }
 
+// One label per unit, at a fixed size on screen (13 px at any zoom), put beside its models where it
+// overlaps no other label: above, below, right, left of the unit, in that order.
 function drawUnitLabels(svg, scene, models, view, scale) {
+  const size = view.pxPerInch ? 13 / view.pxPerInch : 1.3 * scale;
+  const placed = [...(view.terrainLabels || [])];
   const byUnit = new Map();
   for (const m of models) (byUnit.get(m.unit) || byUnit.set(m.unit, []).get(m.unit)).push(m);
   for (const [unitId, ms] of byUnit) {
     const unit = unitOf(scene, unitId) || {};
-    const x = ms.reduce((a, m) => a + m.x, 0) / ms.length;
-    const y = Math.min(...ms.map((m) => m.y)) - 1.3 * scale;
-    svg.append(s("text", { class: "ulabel", x, y, "text-anchor": "middle",
-                           "font-size": 1.3 * scale }, unit.name || unitId));
+    const text = unit.name || unitId, w = text.length * 0.6 * size, h = size;
+    const xs = ms.map((m) => m.x), ys = ms.map((m) => m.y);
+    const pad = Math.max(...ms.map((m) => Math.max(modelRadius(m), 0.75 * scale))) + 0.65 * scale;   // past the rings
+    const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    const spots = [[cx, Math.min(...ys) - pad - 0.2 * h], [cx, Math.max(...ys) + pad + h],
+                   [Math.max(...xs) + pad + w / 2, cy + h / 3], [Math.min(...xs) - pad - w / 2, cy + h / 3]];
+    const box = ([x, y]) => ({ x0: x - w / 2, x1: x + w / 2, y0: y - h, y1: y + 0.2 * h });
+    const free = (b) => !placed.some((o) => b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
+    const [x, y] = spots.find((p) => free(box(p))) || spots[0];
+    placed.push(box([x, y]));
+    svg.append(s("text", { class: "ulabel", x, y, "text-anchor": "middle", "font-size": size }, text));
     if (view.warnUnits?.has(unitId)) {
-      const bx = x + (unit.name || unitId).length * 0.36 * scale + 0.9 * scale;
-      svg.append(s("circle", { class: "badge", cx: bx, cy: y - 0.45 * scale, r: 0.75 * scale }));
-      svg.append(s("text", { class: "badge-t", x: bx, y: y, "text-anchor": "middle",
-                             "font-size": 1.2 * scale }, "!"));
+      const bx = x + w / 2 + 0.7 * size;
+      svg.append(s("circle", { class: "badge", cx: bx, cy: y - 0.35 * size, r: 0.6 * size }));
+      svg.append(s("text", { class: "badge-t", x: bx, y: y, "text-anchor": "middle", "font-size": size }, "!"));
     }
   }
 }
@@ -189,16 +203,13 @@ export function boardPoint(svg, event) {
   return [q.x, q.y];
 }
 
-// The model nearest (x, y) within a thumb's reach (about 1/16 of the board's width).
-export function nearestModel(scene, x, y) {
-  const reach = Math.max(scene.board?.width ?? 48, 24) / 16;
-  let best = null, bestD = reach;
-  for (const m of scene.models || []) {
-    if (typeof m.x !== "number") continue;
-    const d = Math.hypot(m.x - x, m.y - y);
-    if (d < bestD) { best = m; bestD = d; }
-  }
-  return best;
+// Models under a fingertip at (x, y), nearest first: within `reach` inches of the centre (a 44 px target
+// at the current zoom) or inside the base itself.
+export function modelsNear(scene, x, y, reach) {
+  return (scene.models || []).filter((m) => typeof m.x === "number")
+    .map((m) => ({ m, d: Math.hypot(m.x - x, m.y - y) }))
+    .filter(({ m, d }) => d <= Math.max(reach, modelRadius(m)))
+    .sort((a, b) => a.d - b.d).map(({ m, d }) => ({ ...m, inside: d <= modelRadius(m) }));
 }
 
 function inside([x, y], poly) {
