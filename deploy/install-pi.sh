@@ -62,6 +62,11 @@ sudo apt-get install -y python3-venv python3-numpy python3-picamera2 python3-lgp
 
 # 2. the venv, on the system's numpy
 SYSTEM_NUMPY="$(python3 -I -c 'import numpy; print(numpy.__version__)')"
+if [ "${SYSTEM_NUMPY%%.*}" = 1 ]; then
+  echo "install-pi: warning: the system's numpy $SYSTEM_NUMPY (Bookworm) limits pip to OpenCV 4.11, whose" \
+    "marker detection is weaker in hard cases (motion blur, a stray corner marker) than the OpenCV 5 the" \
+    "tests use; Raspberry Pi OS Trixie (numpy 2) gets OpenCV 5" >&2
+fi
 [ -x .venv/bin/python ] || as_user python3 -m venv --system-site-packages .venv
 echo "numpy==$SYSTEM_NUMPY" | as_user tee .venv/pi-constraints.txt >/dev/null
 as_user .venv/bin/python -m pip install -q --upgrade pip

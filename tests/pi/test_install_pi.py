@@ -135,6 +135,7 @@ def test_a_fresh_pi5_is_set_up_in_order_and_the_service_left_for_after_doctor(tm
     positions = [pi.first(step) for step in steps]
     assert positions == sorted(positions), list(zip(steps, positions, strict=True))
     assert (pi.checkout / ".venv" / "pi-constraints.txt").read_text() == "numpy==1.24.2\n"
+    assert "warning: the system's numpy 1.24.2 (Bookworm) limits pip to OpenCV 4.11" in done.stderr
     assert "sudo apt-get install -y python3-venv" in "\n".join(pi.calls())
     # nothing enables or starts the service: the camera is free for doctor and calibrate-lens
     assert [c for c in pi.calls() if c.startswith("systemctl")] == [
@@ -160,8 +161,11 @@ def test_a_fresh_pi5_is_set_up_in_order_and_the_service_left_for_after_doctor(tm
 
 def test_a_pi4_gets_its_pin_map_and_both_maps_use_lgpio(tmp_path):
     pi = make_pi(tmp_path, PI4)
+    pi.env["FAKE_SYSTEM_NUMPY"] = "2.2.4"  # Raspberry Pi OS Trixie's
     done = pi.install()
     assert done.returncode == 0, done.stderr
+    assert (pi.checkout / ".venv" / "pi-constraints.txt").read_text() == "numpy==2.2.4\n"
+    assert "warning" not in done.stderr
     config = load_config(pi.etc / "table.toml")
     assert config.path("hardware", "pin_map").name == "pins-pi4.toml"
     for name in ("pins-pi4.toml", "pins-pi5.toml"):
