@@ -1,33 +1,41 @@
 """The live vision loop: `VisionPipeline(config).process(frame) -> Observation`.
 
-Full passes calibrate and re-check the calibration (a bumped camera or board is recalibrated, with a
-warning); between them only the regions that changed since the last frame, plus the places of
-markers still settling, are searched again. The tracker turns sightings into steady poses and
-move events.
+A full pass (the whole frame at once) calibrates, and runs again only when it must: no calibration
+yet, the camera or board bumped, or most of the frame changed. Otherwise each frame's detection is
+bounded (vision/budget.py): the regions that changed since the last frame and the places of markers
+still settling come first, then a slice of a sweep that searches the whole frame again over
+`full_pass_every` frames (and re-checks the corner markers once a turn); what does not fit in the
+frame's share of the budget waits for the next frame. A tracked marker that was looked for and not
+found is searched for by the recovery search (vision/recovery.py) in its own share of the budget.
+The tracker turns sightings into steady poses and move events.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.budget import Deadline, Sweep, inside, split_box
 from vision.calibrate import Calibration
 from vision.changes import Box, ChangeDetector, box_around, covered, merge_boxes
-from vision.detect import MM_PER_INCH, Detection, MarkerDetector, diagonal_centre
+from vision.detect import MM_PER_INCH, Detection, diagonal_centre
 from vision.locate import (
     VisionSetup,
     calibrate_frame,
     detect_all,
     missing_corner_warning,
-    new_detections,
     place_markers,
     plausible_candidates,
 )
+from vision.pieces import PieceDetector
+from vision.recovery import Recovery
 from vision.removal import RemovalCheck
 from vision.track import Sighting, Tracker, TrackerSettings
 from vision.types import Frame, Observation
@@ -35,6 +43,10 @@ from vision.types import Frame, Observation
 BUMP_INCHES = 0.04  # a corner marker this far from where calibration puts it has moved
 BUMP_FRAMES = 2  # ... in this many checks running, with at least two corner markers
 FULL_PASS_AREA = 0.4  # when more of the frame than this changed, search all of it
+DETECT_SHARE = 0.3  # of the frame interval (1 / camera fps): changed regions and the sweep
+RECOVERY_SHARE = 0.1  # ... and the recovery search
+PIECE_SIDES = 24  # detection pieces are at most this many marker sides square ...
+OVERLAP_SIDES = 2.5  # ... and overlap by this many (a marker, its margin and some slack)
 
 
 @dataclass
@@ -43,7 +55,18 @@ class PipelineStats:
     full_passes: int = 0
     region_passes: int = 0
     recalibrations: int = 0
-    recovery_passes: int = 0
+    recovery_regions: int = 0
+    deferred: int = 0  # pieces of changed regions left for a later frame
+    sweeps: int = 0  # whole-frame sweeps completed
+
+
+@dataclass
+class FrameTimings:
+    """Seconds the last frame spent in each stage of the pipeline."""
+
+    detection: float = 0.0
+    recovery: float = 0.0
+    tracking: float = 0.0
 
 
 class VisionPipeline:
@@ -54,15 +77,21 @@ class VisionPipeline:
         self.setup = VisionSetup.from_config(config, heights_mm)
         self.tracker = Tracker(TrackerSettings.from_config(config))
         self.full_pass_every = int(config["tracking"]["full_pass_every"])
+        self.frame_budget_s = 1.0 / float(config["camera"]["fps"])
         self.calibration: Calibration | None = None
         self.stats = PipelineStats()
-        self._detector: MarkerDetector | None = None
+        self.timings = FrameTimings()
+        self._detector: PieceDetector | None = None
         self._changes = ChangeDetector()
-        self._since_full = 0
         self._pixels: dict[int, tuple[float, float]] = {}  # last image centre of each marker
+        self._corners: dict[int, tuple[float, float]] = {}  # ... and of each calibration marker
         self._bumps = 0
         self._removal = RemovalCheck()
         self._missing: dict[int, int] = {}  # confirmed markers not found where looked: bare still frames
+        self._carried: list[Box] = []  # pieces of changed regions not searched yet
+        self._sweep: Sweep | None = None
+        self._recovery = Recovery()
+        self._corner_check = False  # this frame's sweep looked at the corner markers
 
     def set_heights(self, heights_mm: Mapping[int, float]) -> None:
         """Marker heights above the board by id (from the roster), for parallax; others use
@@ -71,46 +100,56 @@ class VisionPipeline:
 
     # --- one frame ------------------------------------------------------------------------------
     def process(self, frame: Frame) -> Observation:
+        started = time.perf_counter()
+        self.timings = FrameTimings()
         grey = frame.image if frame.image.ndim == 2 else cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
         self.stats.frames += 1
         changed = self._changes.update(grey, frame.lores)
         warnings: list[str] = []
         full = self._needs_full_pass(grey, changed)
+        searched: list[Box] = []
         if full:
             detections, warnings = self._full_pass(grey)
-            boxes: list[Box] = []
         else:
-            boxes = self._boxes(grey, changed or [])
-            detections = self._region_pass(grey, boxes)
-            warnings += self._check_bump(grey, detections)
+            detections, searched, corner_check = self._region_pass(grey, changed or [])
+            if corner_check:
+                warnings += self._check_bump(grey, detections)
+        self.timings.detection = time.perf_counter() - started
         if self.calibration is None:
             return Observation(frame.timestamp, False, {}, (), tuple(warnings))
         if self._bumps:  # corner markers look moved: hold every model until that is settled
             return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), (),
                                tuple(warnings), self.calibration.reprojection_error_px)
+        inset = 0.5 * OVERLAP_SIDES * self._side_px()
+
+        def looked_at(marker_id: int) -> bool:
+            return full or marker_id not in self._pixels or inside(self._pixels[marker_id], searched, inset)
+
+        detections += self._recover(grey, detections, changed, looked_at)
+        started = time.perf_counter()
         placed, more = place_markers(detections, self.setup, self.calibration)
         warnings += more
         sightings = self._sightings(placed)
         for located in placed:
             if located.id in sightings:
                 self._pixels[located.id] = located.detection.centre
-
-        def looked_at(marker_id: int) -> bool:
-            return full or marker_id not in self._pixels or covered(self._pixels[marker_id], boxes)
-
         moves = self.tracker.update(sightings, frame.timestamp, looked_at)
         self._watch_removals(sightings, changed, looked_at)
+        self.timings.tracking = time.perf_counter() - started
         return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), tuple(moves),
                            tuple(warnings), self.calibration.reprojection_error_px)
+
+    def _side_px(self) -> float:
+        assert self.calibration is not None
+        return self.setup.model_size_mm / MM_PER_INCH * self.calibration.px_per_inch
 
     def _watch_removals(self, sightings: Mapping[int, Sighting], changed: list[Box] | None,
                         looked_at: Callable[[int], bool]) -> None:
         """Markers not found where the camera looked are occluded at once (the tracker flags them);
         one whose place is still again for `stable_frames` frames, with its surroundings as they were
         but the marker gone, was lifted: it is dropped now rather than at the occlusion time-out."""
-        assert self.calibration is not None
         small, scale = self._changes.small, self._changes.small_scale
-        side = self.setup.model_size_mm / MM_PER_INCH * self.calibration.px_per_inch
+        side = self._side_px()
 
         def still(marker_id: int) -> bool:
             return changed is not None and not covered(self._pixels[marker_id], changed)
@@ -133,19 +172,16 @@ class VisionPipeline:
     def _needs_full_pass(self, grey: np.ndarray, changed: list[Box] | None) -> bool:
         if self.calibration is None or self._detector is None or changed is None or self._bumps:
             return True
-        if self._since_full + 1 >= self.full_pass_every:
-            return True
         area = sum(w * h for _, _, w, h in changed)
         return area > FULL_PASS_AREA * grey.shape[0] * grey.shape[1]
 
     def _full_pass(self, grey: np.ndarray) -> tuple[list[Detection], list[str]]:
         self.stats.full_passes += 1
-        self._since_full = 0
+        self._carried = []
         warnings: list[str] = []
         if self._detector is None or self.calibration is None:
-            self._detector = MarkerDetector(self.setup.detector_settings(grey.shape))
+            self._detector = PieceDetector(self.setup.detector_settings(grey.shape))
         detections, calibration = detect_all(grey, self.setup, self._detector, self.calibration)
-        detections += self._recover(grey, detections)
         if self.calibration is None:
             self._adopt(calibration, grey)
             missing = missing_corner_warning(detections, self.setup, calibration)
@@ -153,48 +189,87 @@ class VisionPipeline:
                 warnings.append(missing)
         else:
             warnings += self._check_bump(grey, detections)
+        self._note_corners(detections)
         return detections, warnings
 
-    def _recover(self, grey: np.ndarray, detections: list[Detection]) -> list[Detection]:
-        """Markers the tracker knows but this pass missed: search the whole frame again with dense
-        thresholds (real photos lose a marker to glare or blur more often than renders do)."""
+    def _recover(self, grey: np.ndarray, detections: list[Detection], changed: list[Box] | None,
+                 looked_at: Callable[[int], bool]) -> list[Detection]:
+        """Tracked markers looked for and not found: a few regions of the recovery search, within its
+        share of the frame budget; none while a marker's place is covered (a hand)."""
         assert self._detector is not None
+        started = time.perf_counter()
         seen = {d.id for d in detections}
-        known = set(self.tracker.poses(math.inf)) | set(self.setup.corner_ids)
-        if known <= seen:
-            return []
-        if self.calibration is None and (self.stats.frames - 1) % self.full_pass_every:
-            return []  # uncalibrated, every frame is a full pass: search densely only now and then
-        self.stats.recovery_passes += 1
-        dense, _ = self._detector.detect(grey, dense=True)
-        found = [d for d in dense if d.id in known - seen]
-        for flatten in (False, True):  # still missing: a sharpened copy (blur), then flattened (shadows)
-            if not known - seen - {d.id for d in found}:
-                break
-            sharp, _ = self._detector.detect(grey, dense=True, sharpen=True, flatten=flatten)
-            found += new_detections([d for d in sharp if d.id in known - seen], found)
+        tracked = self.tracker.poses(math.inf)
+        self._recovery.found(seen)
+        missing = {i: self._pixels[i] for i in tracked
+                   if i not in seen and i in self._pixels and looked_at(i)}
+        side = self._side_px()
+        small, scale = self._changes.small, self._changes.small_scale
+
+        def changed_here(marker_id: int) -> bool:
+            return changed is None or covered(self._pixels[marker_id], changed)
+
+        def hidden(marker_id: int) -> bool:
+            return small is not None and self._removal.looks_covered(marker_id, small, scale,
+                                                                    self._pixels[marker_id], side)
+
+        self._recovery.update(missing, changed_here, tracked, side, grey.shape)
+        before = self._recovery.regions_searched
+        deadline = Deadline(RECOVERY_SHARE * self.frame_budget_s)
+        found = self._recovery.step(grey, self._detector, deadline, hidden)
+        self.stats.recovery_regions += self._recovery.regions_searched - before
+        self.timings.recovery = time.perf_counter() - started
         return found
 
     def _adopt(self, calibration: Calibration | None, grey: np.ndarray) -> None:
         self.calibration = calibration
         if calibration is not None:
-            self._detector = MarkerDetector(self.setup.detector_settings(grey.shape, calibration.px_per_inch))
+            self._detector = PieceDetector(self.setup.detector_settings(grey.shape, calibration.px_per_inch))
+            overlap = int(math.ceil(OVERLAP_SIDES * self._side_px()))
+            self._sweep = Sweep(grey.shape, self.full_pass_every, overlap)
 
-    def _boxes(self, grey: np.ndarray, changed: list[Box]) -> list[Box]:
-        assert self.calibration is not None
-        half = 1.2 * self.setup.model_size_mm / MM_PER_INCH * self.calibration.px_per_inch
-        watch = [*self.tracker.pending(), *self._missing]
-        pending = [box_around(self._pixels[i], half) for i in watch if i in self._pixels]
-        return merge_boxes(changed + pending, grey.shape)
+    def _note_corners(self, detections: list[Detection]) -> None:
+        for d in detections:
+            if d.id in self.setup.calibration_points:
+                self._corners[d.id] = d.centre
 
-    def _region_pass(self, grey: np.ndarray, boxes: list[Box]) -> list[Detection]:
-        assert self._detector is not None
+    def _region_pass(self, grey: np.ndarray, changed: list[Box]) -> tuple[list[Detection], list[Box], bool]:
+        """(detections, the pieces searched, whether the corner markers were among them): the
+        pieces carried from earlier frames, the places of settling markers, what changed, then the
+        sweep's next tiles, while this frame's detection budget lasts (at least one piece)."""
+        assert self._detector is not None and self._sweep is not None and self.calibration is not None
         self.stats.region_passes += 1
-        self._since_full += 1
-        found, rejects = self._detector.detect(grey, boxes)
+        side = self._side_px()
+        overlap = int(math.ceil(OVERLAP_SIDES * side))
+        watch = [*self.tracker.pending(), *self._missing]
+        pending = [box_around(self._pixels[i], 1.2 * side) for i in watch if i in self._pixels]
+        pieces = [p for box in merge_boxes(self._carried + pending + changed, grey.shape)
+                  for p in split_box(box, int(PIECE_SIDES * side), overlap)]
+        self._corner_check = False
+        deadline = Deadline(DETECT_SHARE * self.frame_budget_s)
+        found, rejects, searched = self._detector.detect_pieces(
+            grey, itertools.chain(pieces, self._sweep_tiles()), deadline)
+        self._carried = pieces[len(searched):]
+        self.stats.deferred += len(self._carried)
         found += self._detector.second_pass(grey, plausible_candidates(rejects, self.setup, self.calibration),
                                             found)
-        return found
+        self._note_corners(found)
+        return found, searched, self._corner_check
+
+    def _sweep_tiles(self) -> Iterator[Box]:
+        """The sweep's tiles, one turn at most; a turn starts with the corner markers' places (and
+        sets `_corner_check`)."""
+        assert self._sweep is not None and self.calibration is not None
+        while True:
+            tile, first = self._sweep.take()
+            if first:
+                half = self.setup.corner_size_mm / MM_PER_INCH * self.calibration.px_per_inch
+                yield from (box_around(c, half) for c in self._corners.values())
+                self._corner_check = True
+                self.stats.sweeps += 1
+            yield tile
+            if self._sweep.next == 0:
+                return
 
     # --- calibration upkeep -----------------------------------------------------------------------
     def _check_bump(self, grey: np.ndarray, detections: list[Detection]) -> list[str]:

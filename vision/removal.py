@@ -18,6 +18,7 @@ OUTER_SIDES = 1.6  # its surroundings: beyond this many sides
 CHANGE_LEVEL = 14  # grey levels (as the change detector)
 INNER_CHANGED = 0.1  # share of the marker's place that must have changed ...
 OUTER_CHANGED = 0.05  # ... and of its surroundings that may have (noise, a neighbour's edge)
+COVERED = 0.3  # share of its surroundings changed along with its place: something large covers it
 
 
 class RemovalCheck:
@@ -34,17 +35,35 @@ class RemovalCheck:
     def forget(self, marker_id: int) -> None:
         self._refs.pop(marker_id, None)
 
+    def looks_covered(self, marker_id: int, small: np.ndarray, scale: tuple[float, float],
+                      centre: tuple[float, float], side_px: float) -> bool:
+        """True when something large lies over the marker (a hand, an arm): its place changed and
+        so did much of its surroundings; False otherwise, or when nothing is remembered."""
+        inner, outer = self._changed(marker_id, small, scale, centre, side_px)
+        return bool(inner is not None and inner.mean() >= INNER_CHANGED and outer.mean() >= COVERED)
+
     def looks_lifted(self, marker_id: int, small: np.ndarray, scale: tuple[float, float],
                      centre: tuple[float, float], side_px: float) -> bool:
         """True when the marker's place changed but its surroundings did not (it was taken away);
         False when something larger covers it, or nothing is remembered."""
+        inner, outer = self._changed(marker_id, small, scale, centre, side_px)
+        return bool(inner is not None and inner.mean() >= INNER_CHANGED and outer.mean() <= OUTER_CHANGED)
+
+    def _changed(self, marker_id: int, small: np.ndarray, scale: tuple[float, float],
+                 centre: tuple[float, float], side_px: float) -> tuple[np.ndarray | None, np.ndarray]:
+        """Which pixels of the marker's place (inner) and of its surroundings (outer) changed since it
+        was remembered; (None, empty) when nothing is remembered or the place is off the frame."""
         ref = self._refs.get(marker_id)
         now = patch(small, scale, centre, PATCH_SIDES * side_px)
         if ref is None or now is None or now.shape != ref.shape:
-            return False
-        r = now.shape[0] // 2
+            return None, np.zeros(0, bool)
+        inner, outer = self._rings(now.shape[0] // 2, scale, side_px)
+        changed = np.abs(now.astype(np.int16) - ref.astype(np.int16)) > CHANGE_LEVEL
+        return changed[inner], changed[outer]
+
+    @staticmethod
+    def _rings(r: int, scale: tuple[float, float], side_px: float) -> tuple[np.ndarray, np.ndarray]:
+        """Masks of a patch of half-size `r`: the marker's place and its surroundings."""
         y, x = np.mgrid[-r:r + 1, -r:r + 1]
         dist = np.hypot(x, y) * scale[0] / side_px  # in marker sides
-        changed = np.abs(now.astype(np.int16) - ref.astype(np.int16)) > CHANGE_LEVEL
-        inner, outer = changed[dist <= INNER_SIDES], changed[dist >= OUTER_SIDES]
-        return bool(inner.mean() >= INNER_CHANGED and outer.mean() <= OUTER_CHANGED)
+        return dist <= INNER_SIDES, dist >= OUTER_SIDES

@@ -1,0 +1,56 @@
+"""Detection piece by piece within a deadline, with one corner refinement for all that was found.
+
+`MarkerDetector.detect` refines each call's markers on its own; refining costs about as much per
+call as finding markers in a small region does, so the budgeted passes search their pieces first
+and refine everything found in one go.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+from vision.budget import Deadline
+from vision.changes import Box
+from vision.detect import Detection, MarkerDetector
+
+
+class PieceDetector(MarkerDetector):
+    """A MarkerDetector that also searches a list of pieces until a deadline (`detect_pieces`)."""
+
+    def detect_pieces(self, grey: np.ndarray, pieces: Iterable[Box], deadline: Deadline
+                      ) -> tuple[list[Detection], list[np.ndarray], list[Box]]:
+        """(markers, rejected quads, the pieces searched): the pieces in order (taken from the
+        iterable only when there is time) while the deadline allows, the first always; a marker
+        found in two overlapping pieces counts once."""
+        quads: list[np.ndarray] = []
+        ids: list[int] = []
+        rejects: list[np.ndarray] = []
+        searched: list[Box] = []
+        todo = iter(pieces)
+        while deadline.left():
+            piece = next(todo, None)
+            if piece is None:
+                break
+            searched.append(piece)
+            x0, y0, w, h = piece
+            view = grey[y0:y0 + h, x0:x0 + w]
+            corners, got, rejected = self._detector(view.shape, False).detectMarkers(view)
+            shift = np.float32([x0, y0])
+            for quad, marker_id in zip(corners, [] if got is None else got.ravel(), strict=True):
+                quad = np.asarray(quad, np.float32).reshape(4, 2) + shift
+                if not _seen(quad, int(marker_id), quads, ids):
+                    quads.append(quad)
+                    ids.append(int(marker_id))
+            rejects += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in rejected]
+        return self._finish(grey, quads, ids), rejects, searched
+
+
+def _seen(quad: np.ndarray, marker_id: int, quads: list[np.ndarray], ids: list[int]) -> bool:
+    """Whether the same marker (id, centre within half a side) is already among `quads`."""
+    centre = quad.mean(axis=0)
+    side = float(np.linalg.norm(quad[0] - quad[1]))
+    return any(i == marker_id and math.dist(q.mean(axis=0), centre) < 0.5 * side
+               for q, i in zip(quads, ids, strict=True))
