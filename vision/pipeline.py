@@ -62,7 +62,8 @@ class PipelineStats:
 
 @dataclass
 class FrameTimings:
-    """Seconds the last frame spent in each stage of the pipeline."""
+    """CPU seconds (of the process: the time other processes take does not count) the last frame
+    spent in each stage of the pipeline."""
 
     detection: float = 0.0
     recovery: float = 0.0
@@ -100,7 +101,7 @@ class VisionPipeline:
 
     # --- one frame ------------------------------------------------------------------------------
     def process(self, frame: Frame) -> Observation:
-        started = time.perf_counter()
+        started = time.process_time()
         self.timings = FrameTimings()
         grey = frame.image if frame.image.ndim == 2 else cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
         self.stats.frames += 1
@@ -114,7 +115,7 @@ class VisionPipeline:
             detections, searched, corner_check = self._region_pass(grey, changed or [])
             if corner_check:
                 warnings += self._check_bump(grey, detections)
-        self.timings.detection = time.perf_counter() - started
+        self.timings.detection = time.process_time() - started
         if self.calibration is None:
             return Observation(frame.timestamp, False, {}, (), tuple(warnings))
         if self._bumps:  # corner markers look moved: hold every model until that is settled
@@ -126,7 +127,7 @@ class VisionPipeline:
             return full or marker_id not in self._pixels or inside(self._pixels[marker_id], searched, inset)
 
         detections += self._recover(grey, detections, changed, looked_at)
-        started = time.perf_counter()
+        started = time.process_time()
         placed, more = place_markers(detections, self.setup, self.calibration)
         warnings += more
         sightings = self._sightings(placed)
@@ -135,7 +136,7 @@ class VisionPipeline:
                 self._pixels[located.id] = located.detection.centre
         moves = self.tracker.update(sightings, frame.timestamp, looked_at)
         self._watch_removals(sightings, changed, looked_at)
-        self.timings.tracking = time.perf_counter() - started
+        self.timings.tracking = time.process_time() - started
         return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), tuple(moves),
                            tuple(warnings), self.calibration.reprojection_error_px)
 
@@ -197,7 +198,7 @@ class VisionPipeline:
         """Tracked markers looked for and not found: a few regions of the recovery search, within its
         share of the frame budget; none while a marker's place is covered (a hand)."""
         assert self._detector is not None
-        started = time.perf_counter()
+        started = time.process_time()
         seen = {d.id for d in detections}
         tracked = self.tracker.poses(math.inf)
         self._recovery.found(seen)
@@ -218,7 +219,7 @@ class VisionPipeline:
         deadline = Deadline(RECOVERY_SHARE * self.frame_budget_s)
         found = self._recovery.step(grey, self._detector, deadline, hidden)
         self.stats.recovery_regions += self._recovery.regions_searched - before
-        self.timings.recovery = time.perf_counter() - started
+        self.timings.recovery = time.process_time() - started
         return found
 
     def _adopt(self, calibration: Calibration | None, grey: np.ndarray) -> None:
