@@ -10,9 +10,10 @@ log, the report and the snapshot follow on its background worker.
 
 Prints per frame the stages of the frame path in CPU time (detection, recovery, tracking, rules,
 outputs), their median / p95 / worst, frames processed and dropped, and checks the result against
-the script (every model where the script put it, the two carries logged, nothing else moved). The process is pinned to
-one core (`taskset -c 0` semantics, `--cpus` to change) and, with `--quota 0.3`, held to that share
-of it by a cgroup (cgroup v1 cpu controller, as root) to stand in for a slower core.
+the script (every model where the script put it, the two carries logged, nothing else moved). The
+process is pinned to one core (`taskset -c 0` semantics, `--cpus` to change) and, with
+`--quota 0.3`, held to that share of it by a cgroup (cgroup v1 cpu controller, as root) to stand in
+for a slower core.
 Targets: worst frame <= 2x the median, >= 95% of frames processed.
 
     .venv/bin/python bench/bench_hands.py [--size 2028x1520 --fps 10] [--size 4056x3040 --fps 5]
