@@ -40,6 +40,7 @@ class _Track:
     count: int = 0
     last_seen: float = 0.0
     confirmed: bool = False
+    hidden: bool = False  # looked for and not found, and not seen since
     candidate: list[Sighting] = field(default_factory=list)
 
     @property
@@ -90,7 +91,8 @@ class Tracker:
     def update(self, sightings: Mapping[int, Sighting], timestamp: float,
                looked_at: Callable[[int], bool] = lambda marker_id: True) -> list[MoveEvent]:
         """One frame: `sightings` by marker id; `looked_at(id)` tells whether the place that marker was
-        last seen was examined this frame (markers elsewhere count as unchanged, not occluded)."""
+        last seen was examined this frame (markers elsewhere count as unchanged: seen if they were
+        seen last time, still occluded if they were not)."""
         events: list[MoveEvent] = []
         for marker_id, s in sightings.items():
             track = self._tracks.get(marker_id)
@@ -102,9 +104,12 @@ class Tracker:
         for marker_id, track in list(self._tracks.items()):
             if marker_id in sightings:
                 continue
-            if not looked_at(marker_id):
+            looked = looked_at(marker_id)
+            if not looked and not track.hidden:  # unchanged: still there (a hidden one stays hidden)
                 track.last_seen = timestamp
-            elif not track.confirmed:
+                continue
+            track.hidden = True
+            if looked and not track.confirmed:
                 del self._tracks[marker_id]  # a marker seen once or twice and then not: forget it
             elif timestamp - track.last_seen > self.settings.occlusion_timeout_s:
                 del self._tracks[marker_id]
@@ -113,6 +118,7 @@ class Tracker:
     def _sighting(self, track: _Track, s: Sighting, timestamp: float) -> MoveEvent | None:
         st = self.settings
         track.last_seen = timestamp
+        track.hidden = False
         if not track.confirmed:
             track.candidate.append(s)
             if _spread(track.candidate) > SETTLE_RADIUS:
