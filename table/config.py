@@ -125,9 +125,17 @@ SCHEMA: dict[str, dict[str, Key]] = {
 class Config(Mapping[str, Mapping[str, Any]]):
     """A validated config: sections of keys with defaults filled in; `source` names its file."""
 
-    def __init__(self, sections: dict[str, dict[str, Any]], source: Path | None):
+    def __init__(self, sections: dict[str, dict[str, Any]], source: Path | None,
+                 cameras: tuple[dict[str, Any], ...] = ()):
         self._sections = {k: MappingProxyType(v) for k, v in sections.items()}
         self.source = source
+        self.cameras = cameras
+
+    def camera_configs(self) -> list[Config]:
+        """One config per `[[cameras]]` entry, its `[camera]` section that entry's keys (with its
+        `area`); empty for a table with the one `[camera]`."""
+        sections = {k: dict(v) for k, v in self._sections.items()}
+        return [Config({**sections, "camera": dict(camera)}, self.source) for camera in self.cameras]
 
     def __getitem__(self, section: str) -> Mapping[str, Any]:
         return self._sections[section]
@@ -159,30 +167,61 @@ def validate(document: Mapping[str, Any], source: str) -> dict[str, dict[str, An
     """Check a parsed TOML document against SCHEMA; return the sections with defaults filled in."""
     sections: dict[str, dict[str, Any]] = {}
     for section, value in document.items():
+        if section == "cameras":           # [[cameras]]: validate_cameras()
+            continue
         if section not in SCHEMA:
-            raise ConfigError(f"{source}: [{section}]: unknown section (known: {', '.join(SCHEMA)})")
+            raise ConfigError(f"{source}: [{section}]: unknown section (known: {', '.join(SCHEMA)}, cameras)")
         if not isinstance(value, dict):
             raise ConfigError(f"{source}: {section}: expected a [{section}] table")
     for section, keys in SCHEMA.items():
-        given = document.get(section, {})
-        out: dict[str, Any] = {}
-        for key, value in given.items():
-            if key not in keys:
-                raise ConfigError(f"{source}: {section}.{key}: unknown key (known: {', '.join(keys)})")
-            spec = keys[key]
-            if isinstance(value, bool) and spec.types is not bool or not isinstance(value, spec.types):
-                expected = _type_name(spec.types)
-                raise ConfigError(f"{source}: {section}.{key}: expected {expected}, got {value!r}")
-            problem = spec.check(value) if spec.check else None
-            if problem:
-                raise ConfigError(f"{source}: {section}.{key}: {problem}")
-            out[key] = float(value) if spec.types is NUMBER else value
-        for key, spec in keys.items():
-            out.setdefault(key, spec.default)
-        sections[section] = out
+        sections[section] = _keys(document.get(section, {}), keys, source, section)
     _check_corners(sections["markers"]["corners"], source, "markers.corners")
     _check_corners(sections["markers"]["edges"], source, "markers.edges")
     return sections
+
+
+def _keys(given: Mapping[str, Any], keys: Mapping[str, Key], source: str, where: str) -> dict[str, Any]:
+    """One table of keys checked against `keys`, with the defaults filled in."""
+    out: dict[str, Any] = {}
+    for key, value in given.items():
+        if key not in keys:
+            raise ConfigError(f"{source}: {where}.{key}: unknown key (known: {', '.join(keys)})")
+        spec = keys[key]
+        if isinstance(value, bool) and spec.types is not bool or not isinstance(value, spec.types):
+            expected = _type_name(spec.types)
+            raise ConfigError(f"{source}: {where}.{key}: expected {expected}, got {value!r}")
+        problem = spec.check(value) if spec.check else None
+        if problem:
+            raise ConfigError(f"{source}: {where}.{key}: {problem}")
+        out[key] = float(value) if spec.types is NUMBER else value
+    for key, spec in keys.items():
+        out.setdefault(key, spec.default)
+    return out
+
+
+def _area(value: Any) -> str | None:
+    ok = (len(value) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+          and value[0] < value[2] and value[1] < value[3])
+    return None if ok else f"expected [x0, y0, x1, y1] in board inches, x0 < x1 and y0 < y1, got {value!r}"
+
+
+# one [[cameras]] entry: a [camera] section of its own, plus the part of the board it looks at
+CAMERA_KEYS: dict[str, Key] = {**SCHEMA["camera"], "area": Key(list, [], _area)}
+
+
+def validate_cameras(document: Mapping[str, Any], source: str) -> tuple[dict[str, Any], ...]:
+    """The `[[cameras]]` entries of a TOML document (none: the one `[camera]`), defaults filled in."""
+    cameras = document.get("cameras", [])
+    if not isinstance(cameras, list) or not all(isinstance(c, dict) for c in cameras):
+        raise ConfigError(f"{source}: cameras: expected [[cameras]] tables, one per camera")
+    if cameras and "camera" in document:
+        raise ConfigError(f"{source}: cameras: give one [camera] or several [[cameras]], not both")
+    out = tuple(_keys(c, CAMERA_KEYS, source, f"cameras[{i}]") for i, c in enumerate(cameras))
+    for i, camera in enumerate(out):
+        if len(out) > 1 and not camera["area"]:
+            raise ConfigError(f"{source}: cameras[{i}].area: each of several cameras needs the part of the "
+                              "board it looks at, [x0, y0, x1, y1]")
+    return out
 
 
 def _check_corners(corners: Mapping[str, Any], source: str, where: str) -> None:
@@ -198,7 +237,8 @@ def _check_corners(corners: Mapping[str, Any], source: str, where: str) -> None:
 def load_config(path: str | Path | None = None) -> Config:
     """Load a table config; None loads `firmware_cfg/table.toml`."""
     path = Path(path) if path is not None else DEFAULT_CONFIG
-    return Config(validate(read_toml(path, "file"), str(path)), path.resolve())
+    document = read_toml(path, "file")
+    return Config(validate(document, str(path)), path.resolve(), validate_cameras(document, str(path)))
 
 
 def read_toml(path: str | Path, what: str) -> dict[str, Any]:

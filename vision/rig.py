@@ -9,9 +9,12 @@ To the table controller the rig is one camera and one pipeline: `RigSource.read(
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
+from vision.camera import PinholeCamera
 from vision.merge import CameraView, ObservationMerger
 from vision.pipeline import VisionPipeline
 from vision.types import Frame, FrameSource, Observation
@@ -83,3 +86,14 @@ class CameraRig:
         if cal is None or not cal.px_per_inch:
             return 1.0
         return max(cal.reprojection_error_px, DETECTION_NOISE_PX) / cal.px_per_inch
+
+
+def camera_over(size: tuple[int, int], area: Sequence[float], tilt_deg: tuple[float, float] = (0.0, 0.0)
+                ) -> PinholeCamera:
+    """A (synthetic) camera over the part `area` = [x0, y0, x1, y1] of the board, in board inches,
+    turned a quarter when the part is taller than wide (as it is mounted: the long side of the
+    image along the long side of its part, for the most pixels per inch)."""
+    x0, y0, x1, y1 = (float(v) for v in area)
+    turned = (y1 - y0 > x1 - x0) != (size[1] > size[0])
+    cam = PinholeCamera.overhead(size, (x1 - x0, y1 - y0), tilt_deg=tilt_deg, roll_deg=90.0 * turned)
+    return replace(cam, t=cam.t - cam.R @ np.array([x0, y0, 0.0]))

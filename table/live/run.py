@@ -54,9 +54,27 @@ def camera_opener(config: Config) -> SourceOpener:
         from vision.sources import open_source
     except ImportError as exc:
         raise HardwareError(f"camera sources are not available ({exc})") from None
-    if config["camera"]["source"] == "synthetic":
+    cameras = config.camera_configs()
+    if any(c["camera"]["source"] == "synthetic" for c in cameras or [config]):
         raise HardwareError("the config asks for the synthetic camera")
+    if cameras:
+        return lambda: _open_rig(open_source, cameras)
     return lambda: open_source(config)
+
+
+def _open_rig(open_source: Any, cameras: list[Config]) -> Any:
+    """Every camera of the rig opened, as one source (none left open when one fails)."""
+    from vision.rig import RigSource
+
+    opened: list[Any] = []
+    try:
+        for camera in cameras:
+            opened.append(open_source(camera))
+    except BaseException:
+        for source in opened:
+            source.close()
+        raise
+    return RigSource(opened)
 
 
 def open_camera(config: Config) -> SourceOpener:
@@ -76,7 +94,34 @@ def _pipeline(config: Config) -> Any:
         from vision.pipeline import VisionPipeline
     except ImportError as exc:
         raise HardwareError(f"the vision pipeline is not available ({exc})") from None
+    if config.cameras:
+        from vision.rig import CameraRig
+
+        return CameraRig(config.camera_configs())
     return VisionPipeline(config)
+
+
+def _synthetic(config: Config, scene: Any) -> tuple[Any, Any]:
+    """The synthetic camera(s) of the demo, as (source, show scene): one camera over the whole
+    board, or one per `[[cameras]]` entry aimed at its `area`."""
+    from vision.sources import SyntheticSource
+
+    cameras = config.camera_configs()
+    if not cameras:
+        source = SyntheticSource(config, scene)
+        return source, source.set_scene
+    from vision.rig import RigSource, camera_over
+
+    tilts = ((3.0, -2.0), (-2.0, 3.0))
+    parts = [SyntheticSource(c, scene, camera=camera_over((c["camera"]["width"], c["camera"]["height"]),
+                                                          c["camera"]["area"], tilts[i % 2]))
+             for i, c in enumerate(cameras)]
+
+    def show(shown: Any) -> None:
+        for part in parts:
+            part.set_scene(shown)
+
+    return RigSource(parts), show
 
 
 def _scene(config: Config, scene_path: str | None, demo: bool) -> Scene | None:
@@ -107,13 +152,12 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
     try:
         director_scene = None
         if first_event is None and open_source is None:
-            from vision.sources import SyntheticSource
             from vision.synthetic_scene import from_scene
 
             if scene is None:
                 raise ConfigError("the simulated table needs a scene: --scene FILE or [game] scene")
             director_scene = from_scene(scene, config)
-            source = SyntheticSource(config, director_scene)
+            source, show_scene = _synthetic(config, director_scene)
             open_source = lambda: source  # noqa: E731  (the same synthetic camera after a "failure")
         pipeline = _pipeline(config) if first_event is None else None
         controller = TableController(config, hardware=hardware, layout=layout, log_=gamelog,
@@ -124,8 +168,7 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
         raise
     director = None
     if director_scene is not None:
-        director = DemoDirector(controller, director_scene, source.set_scene,
-                                config["markers"]["pointer_id"])
+        director = DemoDirector(controller, director_scene, show_scene, config["markers"]["pointer_id"])
     link = None
     if mqtt is not None:
         from table.live.mqtt_link import MqttLink

@@ -8,13 +8,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
 from table.config import Config, validate
 from vision.camera import PinholeCamera
 from vision.merge import CameraView, ObservationMerger, merge_marker
-from vision.rig import CameraRig, RigFrame
+from vision.rig import CameraRig, RigFrame, camera_over
 from vision.synthetic import Renderer, RenderOptions
 from vision.synthetic_scene import SceneMarker, SyntheticScene, corner_markers
 from vision.types import Frame, MarkerPose, Observation
@@ -34,8 +33,7 @@ MODELS = {10: (10.0, 10.0, 0.0), 11: (33.0, 20.0, 45.0), 12: (37.0, 30.0, -90.0)
 
 def camera(offset: float, tilt: tuple[float, float]) -> PinholeCamera:
     """A camera 40" over a 42"x48" part of the board starting at x = offset."""
-    cam = PinholeCamera.overhead(SIZE, (42.0, 48.0), tilt_deg=tilt)
-    return replace(cam, t=cam.t - cam.R @ np.array([offset, 0.0, 0.0]))
+    return camera_over(SIZE, (offset, 0.0, offset + 42.0, 48.0), tilt)
 
 
 def scene(models: dict[int, tuple[float, float, float]]) -> SyntheticScene:
@@ -129,3 +127,25 @@ def test_merged_moves_from_settled_positions_only():
     assert [(m.id, m.start, m.end) for m in moves] == [(7, (10, 10), (30, 10))]
     ignored = merger.merge([view(pose(50, 10), calibrated=False), view(pose(30, 10))], 0.4)
     assert ignored.moves == () and ignored.markers[7].x == 30          # an uncalibrated camera is not used
+
+
+def test_the_two_camera_demo_table_sees_every_model_where_the_scene_has_it(tmp_path):
+    from table.config import CONFIG_DIR, load_config
+    from table.live.run import build_table
+
+    config = load_config(CONFIG_DIR / "demo-two-cameras.toml")
+    table = build_table(config, demo=True, log_path=tmp_path / "game.sqlite3")
+    try:
+        controller = table.controller
+        assert isinstance(controller.pipeline, CameraRig) and len(controller.pipeline.pipelines) == 2
+        source = controller.open_source()
+        for _ in range(4):
+            controller.process(source.read())
+        snapshot = controller.snapshot()
+        assert snapshot.status["calibration"] == "ok" and snapshot.scene["board"]["width"] == 72
+        assert {m["id"]: m["state"] for m in snapshot.scene["models"]} == {
+            m["id"]: "tracked" for m in snapshot.scene["models"]}
+        # each model seen where the scene puts it: no camera-placed moves logged
+        assert all(e["kind"] != "move" for e in controller.gamelog.since(0))
+    finally:
+        table.close()
