@@ -62,7 +62,8 @@ class GridRun:
 
     def chain(self, a: Point, b: Point) -> list[int]:
         """The LED nearest the segment a-b in each column it crosses (each row, for a steep line),
-        from a to b; points off the grid fall to its nearest edge, so the chain stays connected."""
+        from the LED nearest a to the LED nearest b; points off the grid fall to its nearest edge,
+        so the chain stays connected."""
         (u0, v0), (u1, v1) = (((p[0] - self.origin[0]) / self.pitch, (p[1] - self.origin[1]) / self.pitch)
                               for p in (a, b))
         steep = abs(v1 - v0) > abs(u1 - u0)
@@ -72,7 +73,8 @@ class GridRun:
         step = 1 if stop >= start else -1
         cells: list[int] = []
         for major in range(start, stop + step, step):
-            minor = v0 if u1 == u0 else v0 + (v1 - v0) * (major - u0) / (u1 - u0)
+            t = 0.0 if u1 == u0 else min(max((major - u0) / (u1 - u0), 0.0), 1.0)   # not past the ends
+            minor = v0 + (v1 - v0) * t
             column, row = (round(minor), major) if steep else (major, round(minor))
             led = self.index(min(max(column, 0), self.columns - 1), min(max(row, 0), self.rows - 1))
             if not cells or cells[-1] != led:
