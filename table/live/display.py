@@ -13,7 +13,7 @@ from typing import Any
 from shapely.geometry import LineString, Polygon
 
 from table.errors import TableError
-from table.geometry import footprint_vertices
+from table.geometry import base_radius, footprint_vertices
 from table.live import highlight as hl
 from table.live.session import GameState
 from table.rules import get_ruleset
@@ -164,11 +164,16 @@ class AnswerCache:
 def shown_weapon(state: GameState, ruleset: Ruleset,
                  unit: str) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     """The unit's `bands` answer for the weapon the table shows (the chosen one, else the rule
-    system's default: Synaptik's first weapon with bands), and that weapon as a question argument."""
+    system's default: Synaptik's first weapon with bands), and that weapon as a question argument.
+    A chosen weapon the rule system no longer takes (the rule system changed) falls back to its
+    default; a rule system without `bands` gets the chosen weapon as it is."""
     chosen = dict(state.weapons).get(unit)
-    areas = ask(ruleset, "bands", unit, *([chosen] if chosen else []))
-    weapon = areas.get("weapon") if isinstance(areas, dict) else chosen
-    return (areas if isinstance(areas, dict) else None), ((str(weapon),) if weapon else ())
+    if "bands" not in ruleset.questions():
+        return None, ((chosen,) if chosen else ())
+    areas = (ask(ruleset, "bands", unit, chosen) if chosen else None) or ask(ruleset, "bands", unit)
+    if not isinstance(areas, dict):
+        return None, ()
+    return areas, ((str(areas["weapon"]),) if areas.get("weapon") else ())
 
 
 def answers_for(state: GameState, ruleset: Ruleset, cache: AnswerCache | None = None) -> Answers:
@@ -260,12 +265,20 @@ def regions_for(state: GameState, answers: Answers) -> list[hl.Region]:
 def _band_areas(scene: Scene, areas: dict[str, Any]) -> hl.Bands:
     """The `bands` answer as LED areas: distances from the models it names, centre to centre or
     from their base outlines (`measure`), rounded as it says (`round_to`), with its boundary rule."""
-    models = [scene.model(m) for m in areas["from"]]
-    shapes = tuple(((m.position,) if areas["measure"] == "centre"
-                    else tuple(map(tuple, footprint_vertices(m).tolist()))) for m in models)
+    shapes = tuple(_shape(scene.model(m), areas["measure"]) for m in areas["from"])
     bands = tuple((float(b["from"]), float(b["to"]), hl.BAND_COLOURS.get(b["band"], hl.GREY))
                   for b in areas["bands"])
     return hl.Bands(shapes, bands, nearer=areas["boundary"] == "nearer", step=float(areas.get("round_to", 0)))
+
+
+def _shape(model: Model, measure: str) -> hl.Shape:
+    """Where a model is measured from: its centre, or its base (a round one as centre and radius)."""
+    if measure == "centre":
+        return (model.position,), 0.0
+    radius = base_radius(model.base)
+    if radius is not None:
+        return (model.position,), radius
+    return tuple((float(x), float(y)) for x, y in footprint_vertices(model)), 0.0
 
 
 def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:

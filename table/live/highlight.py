@@ -66,14 +66,18 @@ class Disc:
         return np.hypot(pts[:, 0] - self.centre[0], pts[:, 1] - self.centre[1]) <= self.radius + EPS
 
 
+Shape = tuple[tuple[tuple[float, float], ...], float]   # (a point or a polygon's corners, radius)
+
+
 @dataclass(frozen=True)
 class Bands:
     """A unit's range bands: each point takes the band of its distance to the nearest of `shapes`
-    (a model's centre, or its base outline, as the rule system measures), with the rule system's
-    boundary rule: on a boundary the nearer band (`nearer`), else the farther one; distances
-    rounded to `step` inches first when the rule system rounds them."""
+    (a model's centre, a round base as its centre and radius, or another base's outline, as the
+    rule system measures), with the rule system's boundary rule: on a boundary the nearer band
+    (`nearer`), else the farther one; distances rounded to `step` inches first when the rule
+    system rounds them."""
 
-    shapes: tuple[tuple[tuple[float, float], ...], ...]
+    shapes: tuple[Shape, ...]
     bands: tuple[tuple[float, float, RGB], ...]       # (from, to, colour), nearest first
     nearer: bool = True
     step: float = 0.0
@@ -81,11 +85,12 @@ class Bands:
     def colours(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(covered mask, colour per point)."""
         d = np.full(len(pts), np.inf)
-        for shape in self.shapes:
-            if len(shape) == 1:
-                d = np.minimum(d, np.hypot(pts[:, 0] - shape[0][0], pts[:, 1] - shape[0][1]))
+        for corners, radius in self.shapes:
+            if len(corners) == 1:
+                far = np.hypot(pts[:, 0] - corners[0][0], pts[:, 1] - corners[0][1]) - radius
             else:
-                d = np.minimum(d, shapely.distance(Polygon(shape), shapely.points(pts)))
+                far = shapely.distance(Polygon(corners), shapely.points(pts))
+            d = np.minimum(d, np.maximum(far, 0.0))
         if self.step:
             d = np.round(d / self.step) * self.step
         covered = np.zeros(len(pts), dtype=bool)

@@ -174,3 +174,14 @@ def test_a_blocked_sight_line_is_dashed_and_its_blocker_lit(make_controller):
     row = [frame[layout.nearest((x, 1.5))] for x in (7.5 + 3 * k for k in range(12))]   # x 7.5-40.5
     assert row.count(hl.SIGHT_BLOCKED) >= 5 and row.count(hl.OFF) >= 4       # a dashed line: gaps
     assert frame[layout.nearest((20.5, 3.0))] == hl.SIGHT_BLOCKED             # the blocker is lit
+
+
+def test_a_chosen_weapon_the_rule_system_no_longer_takes_falls_back_to_its_default(make_controller, rules_scene):
+    c = make_controller(scene=rules_scene)
+    c.command("select", id="us-1")
+    c.command("weapon", weapon="Pistol")
+    c.command("settings", ruleset="age_of_tyrants")     # no profile named Pistol: the four fixed bands
+    c.command("select", id="us-1")
+    selection = c.snapshot().selection
+    assert selection["weapon"] is None and selection["bands"]["e1"] == "medium"   # 10.3" edge to edge
+    assert marker(c, "e1") == hl.BAND_COLOURS["medium"]

@@ -56,7 +56,7 @@ RIFLE = ((0.0, 12.0, hl.VERMILLION), (12.0, 24.0, hl.YELLOW), (24.0, 36.0, hl.BL
 
 
 def test_band_colours_leds_by_distance_from_the_nearest_model():
-    frame = hl.render(LINE, [hl.Bands((((0.0, 0.0),), ((2.0, 0.0),)), RIFLE)])
+    frame = hl.render(LINE, [hl.Bands(((((0.0, 0.0),), 0.0), (((2.0, 0.0),), 0.0)), RIFLE)])
     assert frame[13] == hl.VERMILLION           # 11" from the nearer model (x = 2)
     assert frame[15] == hl.YELLOW               # 13"
     assert frame[26] == hl.YELLOW               # 24": on the boundary, the nearer band
@@ -66,17 +66,19 @@ def test_band_colours_leds_by_distance_from_the_nearest_model():
 
 def test_a_boundary_led_takes_the_nearer_band():
     # Synaptik's Rifle: hot 0-12", standard 12-24"; the rulings give a distance of exactly 12" to hot
-    frame = hl.render(LINE, [hl.Bands((((0.0, 0.0),),), RIFLE)])
+    frame = hl.render(LINE, [hl.Bands(((((0.0, 0.0),), 0.0),), RIFLE)])
     assert frame[12] == hl.VERMILLION and frame[24] == hl.YELLOW and frame[36] == hl.BLUE
-    farther = hl.render(LINE, [hl.Bands((((0.0, 0.0),),), RIFLE, nearer=False)])
+    farther = hl.render(LINE, [hl.Bands(((((0.0, 0.0),), 0.0),), RIFLE, nearer=False)])
     assert farther[12] == hl.YELLOW and farther[36] == hl.OFF
 
 
 def test_bands_from_base_outlines_measure_to_the_nearest_edge():
     square = ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0))
-    frame = hl.render(LINE, [hl.Bands((square,), ((0.0, 4.0, hl.VERMILLION), (4.0, 9.0, hl.ORANGE)))])
+    frame = hl.render(LINE, [hl.Bands(((square, 0.0),), ((0.0, 4.0, hl.VERMILLION), (4.0, 9.0, hl.ORANGE)))])
     assert frame[5] == hl.VERMILLION and frame[6] == hl.ORANGE and frame[10] == hl.ORANGE
     assert frame[11] == hl.OFF
+    disc = hl.render(LINE, [hl.Bands(((((0.0, 0.0),), 1.0),), ((0.0, 4.0, hl.VERMILLION), (4.0, 9.0, hl.ORANGE)))])
+    assert disc[5] == hl.VERMILLION and disc[6] == hl.ORANGE and disc[10] == hl.ORANGE and disc[11] == hl.OFF
 
 
 def test_later_regions_paint_over_earlier_and_spot_hits_nearest_led():
