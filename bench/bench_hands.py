@@ -11,9 +11,11 @@ log, the report and the snapshot follow on its background worker.
 Prints per frame the stages of the frame path in CPU time (detection, recovery, tracking, rules,
 outputs), their median / p95 / worst, frames processed and dropped, and checks the result against
 the script (every model where the script put it, the two carries logged, nothing else moved). The
-process is pinned to one core (`taskset -c 0` semantics, `--cpus` to change) and, with
-`--quota 0.3`, held to that share of it by a cgroup (cgroup v1 cpu controller, as root) to stand in
-for a slower core.
+process is pinned to one core (`taskset -c 0` semantics, `--cpus` to change). By default
+the replay runs on a clock of the process's CPU time (a dedicated core: on a shared machine the
+other processes' load would decide which frames are dropped); `--clock wall` replays in real time
+through the controller's own capture and loop threads; `--slowdown 5` stands in for a core five
+times slower (every cost x5, the frame budget /5).
 Targets: worst frame <= 2x the median, >= 95% of frames processed.
 
     .venv/bin/python bench/bench_hands.py [--size 2028x1520 --fps 10] [--size 4056x3040 --fps 5]
@@ -29,8 +31,6 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -155,8 +155,14 @@ class Timings:
     wall: list[float] = field(default_factory=list)
 
 
-def replay(config: Config, frames: list[np.ndarray]) -> tuple[Timings, TableController, int]:
-    """The frames through the live table at the config's fps; (timings, controller, frames offered)."""
+def replay(config: Config, frames: list[np.ndarray], slowdown: float | None = None
+           ) -> tuple[Timings, TableController, int]:
+    """The frames through the live table at the config's fps; (timings, controller, frames offered).
+
+    With `slowdown` None: in real time, by the controller's own capture and loop threads (the wall
+    clock, so other processes' load counts). Else on a clock of this process's CPU time multiplied by
+    `slowdown` (a dedicated core that many times slower: its frame budget shrinks to match): the
+    loop takes the newest frame that has arrived by then, as the capture slot gives it."""
     layout = load_layout(config.path("hardware", "led_layout"))
     hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True,
                               factory=MockFactory(pin_class=MockPWMPin))
@@ -203,18 +209,37 @@ def replay(config: Config, frames: list[np.ndarray]) -> tuple[Timings, TableCont
                   "outputs": now.get("refresh", 0.0) - now.get("answers", 0.0)}
         timings.frames.append(frame.index)
         for stage in STAGES:
-            timings.stages[stage].append(values[stage])
-        timings.total.append(total)
+            timings.stages[stage].append(values[stage] * (slowdown or 1.0))
+        timings.total.append(total * (slowdown or 1.0))
 
     controller.process = timed_process
     try:
-        controller.start()
-        for thread in controller._threads:
-            thread.join()
+        if slowdown is None:
+            controller.start()
+            for thread in controller._threads:
+                thread.join()
+        else:
+            pipeline.frame_budget_s /= slowdown
+            cpu_clock(frames, fps, slowdown, lambda frame: controller.process(frame, wait=False))
         controller.settle()
     finally:
         outputs.answers_for = answers_for
     return timings, controller, len(frames)
+
+
+def cpu_clock(frames: list[np.ndarray], fps: float, slowdown: float, process) -> None:
+    """The loop on a dedicated core: frame k arrives at k / fps; the loop takes the newest arrived
+    frame (the ones it skipped are dropped) and is busy for its CPU time x `slowdown`."""
+    clock, last = 0.0, -1
+    while last < len(frames) - 1:
+        arrived = min(len(frames) - 1, math.floor(clock * fps + 1e-9))
+        if arrived <= last:  # idle until the next frame arrives
+            clock = (last + 1) / fps
+            continue
+        start = time.process_time()
+        process(Frame(frames[arrived], clock, arrived + 1))
+        clock += (time.process_time() - start) * slowdown
+        last = arrived
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -237,24 +262,6 @@ def check(controller: TableController, config: Config) -> list[str]:
         problems.append(f"moves logged: {[(e['model'], round(e['distance'], 2)) for e in moves]}, "
                         f"script: {moved}")
     return problems
-
-
-@contextmanager
-def cpu_quota(share: float | None) -> Iterator[None]:
-    """Hold this process to `share` of one CPU (cgroup v1 cpu controller; needs root)."""
-    if share is None:
-        yield
-        return
-    group = Path(f"/sys/fs/cgroup/cpu/smarttable-bench-{os.getpid()}")
-    group.mkdir()
-    try:
-        (group / "cpu.cfs_period_us").write_text("10000")
-        (group / "cpu.cfs_quota_us").write_text(str(int(10000 * share)))
-        (group / "cgroup.procs").write_text(str(os.getpid()))
-        yield
-    finally:
-        Path("/sys/fs/cgroup/cpu/cgroup.procs").write_text(str(os.getpid()))
-        group.rmdir()
 
 
 def report(label: str, timings: Timings, offered: int, fps: float) -> None:
@@ -284,18 +291,23 @@ def main() -> None:
     parser.add_argument("--size", action="append", help="WxH (default: 2028x1520 and 4056x3040)")
     parser.add_argument("--fps", action="append", type=float, help="replay rate per size (default 10, 5)")
     parser.add_argument("--cpus", default="0", help="CPUs to pin to (default: one core, 0)")
-    parser.add_argument("--quota", type=float, help="share of a core (cgroup), e.g. 0.3 for a slower core")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu",
+                        help="replay in real time (wall: other processes' load counts) or on this "
+                             "process's CPU time (cpu, the default: a dedicated core)")
+    parser.add_argument("--slowdown", type=float, default=1.0,
+                        help="with --clock cpu: a core this many times slower (its budget shrinks to match)")
     parser.add_argument("--per-frame", action="store_true", help="print every frame's stages")
     args = parser.parse_args()
     sizes = [tuple(int(v) for v in s.split("x")) for s in (args.size or ["2028x1520", "4056x3040"])]
     rates = args.fps or [10.0, 5.0][:len(sizes)]
     os.sched_setaffinity(0, {int(c) for c in args.cpus.split(",")})
-    print(f"pinned to CPU {args.cpus}" + (f", held to {args.quota:.0%} of it" if args.quota else ""))
+    slowdown = args.slowdown if args.clock == "cpu" else None
+    print(f"pinned to CPU {args.cpus}; " + ("real time (wall clock)" if slowdown is None else
+          f"CPU-time clock (a dedicated core{f' {slowdown:g}x slower' if slowdown != 1 else ''})"))
     for size, fps in zip(sizes, rates, strict=True):
         config = config_for(size, fps)
         frames = rendered(config, script(config))
-        with cpu_quota(args.quota):
-            timings, controller, offered = replay(config, frames)
+        timings, controller, offered = replay(config, frames, slowdown)
         report(f"{size[0]}x{size[1]} at {fps:g} fps", timings, offered, fps)
         if args.per_frame:
             for n, i in enumerate(timings.frames):

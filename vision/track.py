@@ -3,7 +3,8 @@
 Each marker has a settled position (the mean of every sighting since it came to rest, so jitter
 shrinks as frames accumulate). A sighting farther than `move_threshold_in` starts a candidate move;
 once the marker has been seen in one place for `stable_frames` frames the move is committed and a
-`MoveEvent` is emitted. A marker not seen where the camera looked is occluded: it keeps its last
+`MoveEvent` is emitted (also when a marker that was lifted, or timed out, comes back somewhere
+else). A marker not seen where the camera looked is occluded: it keeps its last
 position, flagged, until `occlusion_timeout_s`, then it is gone. A new marker must be seen
 `stable_frames` times before it is reported, so a one-frame false detection never places a model.
 """
@@ -87,6 +88,7 @@ class Tracker:
     def __init__(self, settings: TrackerSettings | None = None):
         self.settings = settings or TrackerSettings()
         self._tracks: dict[int, _Track] = {}
+        self._gone: dict[int, Point] = {}  # where markers no longer tracked last stood
 
     def update(self, sightings: Mapping[int, Sighting], timestamp: float,
                looked_at: Callable[[int], bool] = lambda marker_id: True) -> list[MoveEvent]:
@@ -112,7 +114,7 @@ class Tracker:
             if looked and not track.confirmed:
                 del self._tracks[marker_id]  # a marker seen once or twice and then not: forget it
             elif timestamp - track.last_seen > self.settings.occlusion_timeout_s:
-                del self._tracks[marker_id]
+                self.drop(marker_id)
         return events
 
     def _sighting(self, track: _Track, s: Sighting, timestamp: float) -> MoveEvent | None:
@@ -126,6 +128,7 @@ class Tracker:
             if len(track.candidate) >= st.stable_frames:
                 track.settle(track.candidate)
                 track.confirmed = True
+                return self._back(track, timestamp)
             return None
         here = track.position
         turned = abs(_angle_diff(s.heading, track.heading)) > HEADING_THRESHOLD
@@ -172,11 +175,23 @@ class Tracker:
         return [i for i, t in self._tracks.items() if t.candidate or not t.confirmed]
 
     def drop(self, marker_id: int) -> None:
-        """The marker is gone from the board (lifted, not covered): stop reporting it now."""
-        self._tracks.pop(marker_id, None)
+        """The marker is gone from the board (lifted, not covered): stop reporting it now; if it
+        comes back somewhere else, that is a move from where it stood."""
+        track = self._tracks.pop(marker_id, None)
+        if track is not None and track.confirmed:
+            self._gone[marker_id] = track.position
+
+    def _back(self, track: _Track, timestamp: float) -> MoveEvent | None:
+        """A marker confirmed again after it was gone: a move if it came back somewhere else."""
+        start = self._gone.pop(track.id, None)
+        end = track.position
+        if start is None or math.dist(start, end) <= self.settings.move_threshold_in:
+            return None
+        return MoveEvent(track.id, start, end, math.dist(start, end), timestamp)
 
     def forget(self) -> None:
         self._tracks.clear()
+        self._gone.clear()
 
 
 def _angle_diff(a: float, b: float) -> float:

@@ -94,3 +94,17 @@ def test_heading_average_wraps_around_180():
     tracker = Tracker(TrackerSettings(stable_frames=2))
     _, t = feed(tracker, [{1: Sighting(3, 4, 179)}, {1: Sighting(3, 4, -179)}] * 3)
     assert abs(tracker.poses(t)[1].heading) == pytest.approx(180, abs=1.5)
+
+
+def test_a_marker_lifted_or_timed_out_and_put_down_elsewhere_is_one_move_from_where_it_stood():
+    tracker = Tracker(TrackerSettings(stable_frames=3, occlusion_timeout_s=1.0))
+    _, t = feed(tracker, [{7: Sighting(10.0, 20.0, 0.0)}] * 4)
+    tracker.drop(7)  # the pipeline saw it lifted (its place bare, its surroundings as they were)
+    events, t = feed(tracker, [{}] * 3 + [{7: Sighting(18.0, 20.0, 90.0)}] * 3, start=t)
+    assert [(e.id, e.start, e.end, round(e.distance, 6)) for e in events] == [(7, (10.0, 20.0), (18.0, 20.0), 8.0)]
+    # gone past the occlusion time-out, then back 0.02" from where it stood: no move
+    events, t = feed(tracker, [{}] * 12 + [{7: Sighting(18.02, 20.0, 90.0)}] * 3, start=t)
+    assert 7 in tracker.poses(t) and events == []
+    # ... back somewhere else after the time-out: a move
+    events, t = feed(tracker, [{}] * 12 + [{7: Sighting(18.0, 25.0, 90.0)}] * 3, start=t)
+    assert [(e.start, e.end) for e in events] == [(pytest.approx((18.013, 20.0), abs=0.01), (18.0, 25.0))]
