@@ -149,3 +149,28 @@ def test_the_two_camera_demo_table_sees_every_model_where_the_scene_has_it(tmp_p
         assert all(e["kind"] != "move" for e in controller.gamelog.since(0))
     finally:
         table.close()
+
+
+def test_the_two_camera_table_logs_one_move_for_a_model_carried_across_the_seam(tmp_path):
+    from table.config import CONFIG_DIR, load_config
+    from table.live.run import build_table
+
+    table = build_table(load_config(CONFIG_DIR / "demo-two-cameras.toml"), demo=True,
+                        log_path=tmp_path / "game.sqlite3")
+    try:
+        controller, director = table.controller, table.director
+        source = controller.open_source()
+        for _ in range(4):
+            controller.process(source.read())
+        start = next(m for m in director.scene.markers if m.id == 20)          # raiders-1, camera 0's side
+        assert (start.x, start.y) == (12.0, 8.0)
+        director.show_scene(director.scene.with_marker(20, x=58.0, y=10.0))     # now on camera 1's side only
+        for _ in range(6):
+            controller.process(source.read())
+        moves = [e for e in controller.gamelog.since(0) if e["kind"] == "move"]
+        assert [m["model"] for m in moves] == ["raiders-1"] and "placement" not in moves[0]
+        assert math.dist(moves[0]["from"], (12.0, 8.0)) < 0.02 and math.dist(moves[0]["to"], (58.0, 10.0)) < 0.02
+        model = next(m for m in controller.snapshot().scene["models"] if m["id"] == "raiders-1")
+        assert math.dist((model["x"], model["y"]), (58.0, 10.0)) < 0.02 and model["state"] == "tracked"
+    finally:
+        table.close()
