@@ -115,14 +115,15 @@ def joined_cores(shapes: Sequence[BaseGeometry], graze: float = GRAZE, close_cor
     hull of both within `BRIDGE` of the point), so a line through that point crosses them too.
     """
     cores = core_many(shapes, graze)
-    for k, joined in seam_cores(shapes, cores, graze, close_corners).items():
-        cores[k] = joined
+    for k, seam in seams(shapes, cores, graze, close_corners).items():
+        cores[k] = shapely.union(cores[k], seam)
     return cores
 
 
-def seam_cores(shapes: Sequence[BaseGeometry], cores: Sequence[BaseGeometry], graze: float = GRAZE,
-               close_corners: bool = True) -> dict[int, BaseGeometry]:
-    """`joined_cores` for the shapes that touch another (by index), given every shape's own core."""
+def seams(shapes: Sequence[BaseGeometry], cores: Sequence[BaseGeometry], graze: float = GRAZE,
+          close_corners: bool = True) -> dict[int, BaseGeometry]:
+    """What `joined_cores` adds to each shape's own core (by index; only shapes that touch another):
+    the seam next to it, where its cluster's joined core is held by no shape's own core."""
     found: dict[int, BaseGeometry] = {}
     if len(shapes) < 2:
         return found
@@ -151,11 +152,12 @@ def seam_cores(shapes: Sequence[BaseGeometry], cores: Sequence[BaseGeometry], gr
         if close_corners:
             parts += [_bridge(shapes[i], shapes[j]) for i, j in pairs if root(i) == root(members[0])]
         joined = shapely.buffer(shapely.union_all(parts), -2 * graze, join_style="mitre")
-        own = {k: cores[k] for k in members}
+        held = shapely.union_all([cores[k] for k in members])
+        seam = shapely.difference(joined, held)
         for k in members:
-            others = shapely.union_all([own[o] for o in members if o != k])
-            near = shapely.intersection(joined, shapely.buffer(shapes[k], 2 * graze, join_style="mitre"))
-            found[k] = shapely.union(own[k], shapely.difference(near, others))
+            near = shapely.intersection(seam, shapely.buffer(shapes[k], 2 * graze, join_style="mitre"))
+            if not near.is_empty:
+                found[k] = near
     return found
 
 

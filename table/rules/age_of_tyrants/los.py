@@ -22,7 +22,7 @@ from table.geometry import GRAZE, base_radius, core, core_many, footprint, terra
 from table.rules.age_of_tyrants.profile import EPS, on_table
 from table.rules.age_of_tyrants.segments import Cores, clip_ends, segment_point_distances
 from table.scene import Model, Scene, Terrain
-from table.spatial import corner_joint, seam_cores
+from table.spatial import corner_joint, seams
 
 ELEVATED_SHADOW = 4.0
 SMOKE_RADIUS = 3.0
@@ -138,9 +138,9 @@ class LineOfSight:
         self._areas = STRtree([p.shape for p in pieces])
         walls = [i for i, p in enumerate(pieces) if not p.has("flat")]  # touching walls block as one
         shapes = [pieces[i].shape for i in walls]
-        seams = seam_cores(shapes, core_many(shapes), close_corners=corner_joint(rulings.get("corner_joint",
-                                                                                              "closed")))
-        self.cores = Cores([p.shape for p in pieces], {walls[k]: c for k, c in seams.items()})
+        joints = corner_joint(rulings.get("corner_joint", "closed"))
+        joined = seams(shapes, core_many(shapes), close_corners=joints)
+        self.cores = Cores([p.shape for p in pieces], {walls[k]: seam for k, seam in joined.items()})
         self._piece_index = {id(p): i for i, p in enumerate(pieces)}
         self.flat_mask = np.array([p.has("flat") for p in pieces], dtype=bool)
         self.elevated_mask = np.array([p.has("elevated") for p in pieces], dtype=bool)

@@ -26,19 +26,26 @@ class BatchReport(AotBase):
     """`report_pairs` for Age of Tyrants, worked out in one batch."""
 
     def report_pairs(self, pairs: list[tuple[Unit, Unit]]) -> list[dict[str, Any]]:
+        if not pairs:
+            return []
         sight = self.sight
         index, n = sight.index, len(sight.base_ids)
         members = {u.id: np.array([index[m.id] for m in self.bases(u.id)], dtype=int)
                    for u in self.units_on_table}
         rank = np.empty(n, dtype=int)
         rank[np.argsort(np.array(sight.base_ids, dtype=object))] = np.arange(n)
-        tries = []  # per unit pair: its pairs of bases (viewer, target, gap) in the order `los` tries them
-        for ua, ub in pairs:
-            a, b = members[ua.id], members[ub.id]
-            viewers, targets = np.repeat(a, len(b)), np.tile(b, len(a))
-            gaps = self._gaps(viewers, targets)
-            order = np.lexsort((rank[targets], rank[viewers], gaps))
-            tries.append((viewers[order], targets[order], gaps[order]))
+        # per unit pair: its pairs of bases (viewer, target, gap) in the order `los` tries them, all
+        # unit pairs' worked out together
+        sides = [(members[ua.id], members[ub.id]) for ua, ub in pairs]
+        counts = np.array([len(a) * len(b) for a, b in sides], dtype=int)
+        viewers = np.concatenate([np.repeat(a, len(b)) for a, b in sides] or [np.empty(0, dtype=int)])
+        targets = np.concatenate([np.tile(b, len(a)) for a, b in sides] or [np.empty(0, dtype=int)])
+        owner = np.repeat(np.arange(len(pairs)), counts)
+        gaps = self._gaps(viewers, targets)
+        order = np.lexsort((rank[targets], rank[viewers], gaps, owner))
+        cuts = np.cumsum(counts)[:-1]
+        tries = list(zip(np.split(viewers[order], cuts), np.split(targets[order], cuts),
+                         np.split(gaps[order], cuts), strict=True))
         chosen = self._walk(tries)
         sights = self._screened_sights([c for c in chosen if isinstance(c, tuple)])
         out = []
@@ -65,7 +72,7 @@ class BatchReport(AotBase):
                       else min(len(tries[p][0]), start[p] + size)) for p in looking]
             keys = np.concatenate([tries[p][0][lo:hi] * n + tries[p][1][lo:hi] for p, lo, hi in spans])
             keys, back = np.unique(keys, return_inverse=True)
-            found = screen(self.sight, keys // n, keys % n)
+            found = screen(self.sight, keys // n, keys % n, complete=size is not None)
             rows = np.split(back.reshape(-1), np.cumsum([hi - lo for _, lo, hi in spans])[:-1])
             for (p, lo, hi), row in zip(spans, rows, strict=True):
                 viewers, targets = tries[p][0][lo:hi], tries[p][1][lo:hi]

@@ -2,8 +2,8 @@
 
 `screen` runs the blocking tests of `LineOfSight.check` over every pair in a few numpy calls, with
 the helpers in `segments`: the sight lines outside both end bases (`clip_ends`, once per two bases),
-the terrain they cross (`Cores.crossed`), the bases they cross (`segment_point_distances`, one
-matrix). `check` uses the same functions, so the two agree on what is in the way. Then, for the pairs
+the terrain they cross (`Cores.crossed`), the bases they cross (`segments_near_points`, only the
+bases near each line). `check` uses the same tests, so the two agree on what is in the way. Then, for pairs
 where more than that decides: concealment depth (`LineOfSight.depths`, as `check` measures it) and
 an elevated viewer's dead ground (`dead_ground`, on the exact circles of the bases; a pair within its
 `UNSURE` of the 4" limit, or with a non-round base at an end, is left undecided for `check`).
@@ -19,7 +19,7 @@ import shapely
 
 from table.rules.age_of_tyrants.dead_ground import dead_ground
 from table.rules.age_of_tyrants.profile import EPS
-from table.rules.age_of_tyrants.segments import clip_ends, segment_point_distances
+from table.rules.age_of_tyrants.segments import clip_ends, segments_near_points
 
 if TYPE_CHECKING:
     from table.rules.age_of_tyrants.los import LineOfSight
@@ -56,8 +56,11 @@ class Screen:
                         self.elevated[k], self.concealed[k], self.visible[k], self.decided[k])
 
 
-def screen(sight: LineOfSight, viewers: np.ndarray, targets: np.ndarray) -> Screen:
-    """Screen the sight lines from base `viewers[k]` to base `targets[k]` (indices into `sight.base_ids`)."""
+def screen(sight: LineOfSight, viewers: np.ndarray, targets: np.ndarray, complete: bool = True) -> Screen:
+    """Screen the sight lines from base `viewers[k]` to base `targets[k]` (indices into `sight.base_ids`).
+
+    `complete=False`: a line a base already blocks (seen from no hill) is not tested against terrain,
+    so its row names only the bases: for callers that need only whether such a pair sees."""
     held = sight.held_matrix()  # (bases, pieces)
     n = len(viewers)
     rb = sight.radii[targets]
@@ -73,25 +76,41 @@ def screen(sight: LineOfSight, viewers: np.ndarray, targets: np.ndarray) -> Scre
     live = np.flatnonzero(kept & sight.round[u0] & sight.round[u1])
 
     terrain = np.zeros((len(lines), len(sight.pieces)), dtype=bool)
-    crossing = np.zeros((len(lines), len(sight.base_ids)), dtype=bool)
+    # the bases each line passes, as (line, base) index pairs; reach2 is negative for a base not round
+    line_of, base_of = np.empty(0, dtype=int), np.empty(0, dtype=int)
     if len(live):
-        if sight.pieces:
-            terrain[live] = sight.cores.crossed(p0[live], p1[live])
-        dist = segment_point_distances(p0[live], p1[live], sight.centres)
-        crossing[live] = sight.round[None, :] & (dist < sight.reach2[None, :])
-        if sight.other_cores:
-            cols = np.fromiter(sight.other_cores, dtype=int)
-            cores = np.array([sight.other_cores[i] for i in cols.tolist()], dtype=object)
-            segs = shapely.linestrings(np.stack([p0[live], p1[live]], axis=1))
-            crossing[np.ix_(live, cols)] = shapely.intersects(segs[:, None], cores[None, :])
+        seg, base_of = segments_near_points(p0[live], p1[live], sight.centres, sight.reach2)
+        line_of = live[seg]
+    if sight.other_cores and len(live):
+        cols = np.fromiter(sight.other_cores, dtype=int)
+        cores = np.array([sight.other_cores[i] for i in cols.tolist()], dtype=object)
+        segs = shapely.linestrings(np.stack([p0[live], p1[live]], axis=1))
+        r, c = np.nonzero(shapely.intersects(segs[:, None], cores[None, :]))
+        line_of, base_of = np.concatenate([line_of, live[r]]), np.concatenate([base_of, cols[c]])
+    # a base in the way blocks when it is neither end and at least as big as both ends (wreckage: always)
+    ends_of = (u0[line_of], u1[line_of])
+    big = sight.wreck_array[base_of] | (sight.size_array[base_of] >= np.maximum(
+        sight.size_array[ends_of[0]], sight.size_array[ends_of[1]]) - EPS)
+    keep = big & (base_of != ends_of[0]) & (base_of != ends_of[1])
+    line_of, base_of = line_of[keep], base_of[keep]
+    if len(live) and sight.pieces:
+        test = live
+        if not complete:  # lines a base blocks whatever the terrain, and no end on a hill
+            walled = np.bincount(line_of, minlength=len(lines)) > 0
+            hills = ((held[u0] | held[u1]) & sight.elevated_mask[None, :]).any(axis=1)
+            test = live[~walled[live] | hills[live]]
+        terrain[test] = sight.cores.crossed(p0[test], p1[test])
     terrain = terrain[back] & ~sight.flat_mask[None, :] & ~held[viewers] & ~held[targets]
-    crossing = crossing[back]
-    rows = np.arange(n)
-    crossing[rows, viewers] = crossing[rows, targets] = False
-    tallest = np.maximum(sight.size_array[viewers], sight.size_array[targets])
-    crossing &= sight.wreck_array[None, :] | (sight.size_array[None, :] >= tallest[:, None] - EPS)
+    # each line's bases to the (one or two) pairs that look along it
+    by_line = np.argsort(back, kind="stable")
+    lo = np.searchsorted(back[by_line], line_of, side="left")
+    many = np.searchsorted(back[by_line], line_of, side="right") - lo
+    offsets = np.arange(int(many.sum())) - np.repeat(np.cumsum(many) - many, many)
+    pair_of = by_line[np.repeat(lo, many) + offsets]
+    crossing = np.zeros((n, len(sight.base_ids)), dtype=bool)
+    crossing[pair_of, np.repeat(base_of, many)] = True
 
-    blocked = terrain.any(axis=1) | crossing.any(axis=1)
+    blocked = terrain.any(axis=1) | (np.bincount(pair_of, minlength=n) > 0)
     elevated = (held[viewers] & sight.elevated_mask[None, :]).any(axis=1)
     hiding_t = held[targets] & sight.concealing_mask[None, :]
     hiding_v = held[viewers] & sight.concealing_mask[None, :] if sight.conceal_viewer else hiding_t & False

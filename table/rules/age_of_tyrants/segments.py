@@ -40,6 +40,81 @@ def segment_point_distances(p0: np.ndarray, p1: np.ndarray, points: np.ndarray) 
     return ex * ex + ey * ey
 
 
+BAND = 4.0  # inches: the strips `segments_near_points` sorts points into
+
+
+def segments_near_points(p0: np.ndarray, p1: np.ndarray, points: np.ndarray, reach2: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """(segment, point) index pairs where point k lies nearer segment p0-p1 than sqrt(reach2[k]).
+
+    The same numbers as `segment_point_distances`, worked out only for points that may be near: the
+    points are sorted into strips `BAND` wide across the axis a segment runs most along, and by
+    position along each strip; a segment looks, in each strip it crosses, only at the points within
+    the largest reach of where it runs in that strip. So the cost grows with the points near each
+    line, not with every point on the table.
+    """
+    if not len(p0) or not len(points):
+        return np.empty(0, dtype=int), np.empty(0, dtype=int)
+    reach = float(np.sqrt(max(float(reach2.max()), 0.0)))
+    steep = np.abs(p1[:, 1] - p0[:, 1]) >= np.abs(p1[:, 0] - p0[:, 0])
+    seg_found, pt_found = [], []
+    for main, rows in ((1, np.flatnonzero(steep)), (0, np.flatnonzero(~steep))):
+        if len(rows):
+            seg, pt = _strip_candidates(p0[rows], p1[rows], points, reach, main)
+            seg = rows[seg]
+            near = segment_point_distances_paired(p0[seg], p1[seg], points[pt]) < reach2[pt]
+            seg_found.append(seg[near])
+            pt_found.append(pt[near])
+    return np.concatenate(seg_found), np.concatenate(pt_found)
+
+
+def _strip_candidates(p0: np.ndarray, p1: np.ndarray, points: np.ndarray, reach: float, main: int
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """(segment, point) pairs to test: `main` is the axis the segments run most along (strips across
+    it), the other axis is where each strip's points are sorted."""
+    cross = 1 - main
+    lo_all = float(points[:, cross].min()) - 1.0
+    width = float(points[:, cross].max()) - lo_all + 1.0  # every point's offset in its strip < width
+    strip = np.floor(points[:, main] / BAND).astype(np.int64)
+    keys = strip * width + (points[:, cross] - lo_all)
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    a_m, b_m = p0[:, main], p1[:, main]
+    first = np.floor((np.minimum(a_m, b_m) - reach) / BAND).astype(np.int64)
+    last = np.floor((np.maximum(a_m, b_m) + reach) / BAND).astype(np.int64)
+    counts = last - first + 1
+    seg = np.repeat(np.arange(len(p0)), counts)
+    band = first[seg] + np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    # where the segment runs (cross axis) while its main coordinate is within reach of the strip
+    span = b_m[seg] - a_m[seg]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t0 = np.where(span != 0, (band * BAND - reach - a_m[seg]) / span, 0.0)
+        t1 = np.where(span != 0, ((band + 1) * BAND + reach - a_m[seg]) / span, 1.0)
+    t_lo, t_hi = np.clip(np.minimum(t0, t1), 0.0, 1.0), np.clip(np.maximum(t0, t1), 0.0, 1.0)
+    c0, c1 = p0[seg, cross], p1[seg, cross]
+    x_a, x_b = c0 + (c1 - c0) * t_lo, c0 + (c1 - c0) * t_hi
+    x_lo = np.clip(np.minimum(x_a, x_b) - reach - lo_all, 0.0, width - 1e-9)
+    x_hi = np.clip(np.maximum(x_a, x_b) + reach - lo_all, 0.0, width - 1e-9)
+    lo = np.searchsorted(keys, band * width + x_lo, side="left")
+    hi = np.searchsorted(keys, band * width + x_hi, side="right")
+    found = np.maximum(hi - lo, 0)
+    out_seg = np.repeat(seg, found)
+    offsets = np.arange(int(found.sum())) - np.repeat(np.cumsum(found) - found, found)
+    out_pt = order[np.repeat(lo, found) + offsets]
+    return out_seg, out_pt
+
+
+def segment_point_distances_paired(p0: np.ndarray, p1: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """(K,): the squared distance from points[k] to segment p0[k]-p1[k]."""
+    d = p1 - p0
+    span = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+    rel = points - p0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(span > 0, np.clip((rel[:, 0] * d[:, 0] + rel[:, 1] * d[:, 1]) / span, 0.0, 1.0), 0.0)
+    ex, ey = rel[:, 0] - t * d[:, 0], rel[:, 1] - t * d[:, 1]
+    return ex * ex + ey * ey
+
+
 class Cores:
     """The terrain pieces' cores (each shrunk by GRAZE: a line must come that far inside to cross it),
     for crossing tests of many segments at once.
@@ -49,9 +124,15 @@ class Cores:
     is `geometry.core` tested by shapely. Only segments whose bounding box meets a piece's are tested.
     """
 
-    def __init__(self, shapes: list[BaseGeometry], joined: Mapping[int, BaseGeometry] | None = None):
-        """`joined`: cores to use instead of a piece's own (pieces that block as one, see spatial)."""
-        joined = joined or {}
+    def __init__(self, shapes: list[BaseGeometry], seams: Mapping[int, BaseGeometry] | None = None):
+        """`seams`: what a piece's core gains where it touches another (`spatial.seams`): its small
+        parts are tested by shapely, each with its own box."""
+        self.seams = [(i, part) for i, seam in (seams or {}).items()
+                      for part in shapely.get_parts(seam).tolist() if not part.is_empty]
+        self.seam_parts = np.array([p for _, p in self.seams], dtype=object)
+        self.seam_piece = np.array([i for i, _ in self.seams], dtype=int)
+        self.seam_bounds = shapely.bounds(self.seam_parts).reshape(-1, 4)
+        shapely.prepare(self.seam_parts)
         self.count = len(shapes)
         self.shapes = shapes
         self.bounds = shapely.bounds(np.array(shapes, dtype=object)).reshape(-1, 4)
@@ -60,12 +141,7 @@ class Cores:
         self.planes: dict[int, list[tuple[float, float, float]]] = {}  # convex pieces, not shrunk
         for i, shape in enumerate(shapes):
             planes = _convex_planes(shape)
-            if i in joined:
-                shapely.prepare(joined[i])
-                self.other.append((i, joined[i]))
-                if planes is not None:
-                    self.planes[i] = planes
-            elif planes is None:
+            if planes is None:
                 inner = core(shape)
                 shapely.prepare(inner)
                 self.other.append((i, inner))
@@ -83,6 +159,11 @@ class Cores:
         if not len(p0):
             return hit
         near = _boxes_meet(np.minimum(p0, p1), np.maximum(p0, p1), self.bounds)
+        seg, piece = np.nonzero(near)  # then only those that pass within the circle round the piece's box
+        b = self.bounds[piece]
+        centres = np.stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2], axis=1)
+        radii2 = ((b[:, 2] - b[:, 0]) ** 2 + (b[:, 3] - b[:, 1]) ** 2) / 4 + 1e-9
+        near[seg, piece] = segment_point_distances_paired(p0[seg], p1[seg], centres) <= radii2
         for pieces, normals, offsets in self.groups:
             seg, g = np.nonzero(near[:, pieces])
             if not len(seg):
@@ -98,11 +179,22 @@ class Cores:
             leave = np.where(den > 0, ratio, np.inf).min(axis=1)
             apart = ((den == 0) & (num < 0)).any(axis=1)
             hit[seg, pieces[g]] = (np.maximum(enter, 0.0) <= np.minimum(leave, 1.0)) & ~apart
-        if self.other:
-            seg_lines = shapely.linestrings(np.stack([p0, p1], axis=1))
-            for i, shape in self.other:
-                rows = np.flatnonzero(near[:, i])
-                hit[rows, i] = shapely.intersects(shape, seg_lines[rows])
+        for i, shape in self.other:
+            rows = np.flatnonzero(near[:, i])
+            lines = shapely.linestrings(np.stack([p0[rows], p1[rows]], axis=1))
+            hit[rows, i] = shapely.intersects(shape, lines)
+        if self.seams:  # tiny parts: only segments that pass within the circle round a part's box
+            seg, j = np.nonzero(_boxes_meet(np.minimum(p0, p1), np.maximum(p0, p1), self.seam_bounds))
+            b = self.seam_bounds[j]
+            centres = np.stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2], axis=1)
+            radii2 = ((b[:, 2] - b[:, 0]) ** 2 + (b[:, 3] - b[:, 1]) ** 2) / 4 + 1e-12
+            piece = self.seam_piece[j]
+            keep = (segment_point_distances_paired(p0[seg], p1[seg], centres) <= radii2) & ~hit[seg, piece]
+            seg, j, piece = seg[keep], j[keep], piece[keep]
+            if len(seg):
+                lines = shapely.linestrings(np.stack([p0[seg], p1[seg]], axis=1))
+                met = shapely.intersects(self.seam_parts[j], lines)
+                hit[seg[met], piece[met]] = True
         return hit
 
     def run_inside(self, p0: np.ndarray, p1: np.ndarray, pieces: np.ndarray) -> np.ndarray:
