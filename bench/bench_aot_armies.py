@@ -28,7 +28,8 @@ TARGETS_MS = {300: 250.0, 60: 25.0}
 
 
 def army(models: int, seed: int):
-    return make_scene(seed=seed, platoons=max(1, models // 2 // PER_UNIT), per_platoon=PER_UNIT, pieces=PIECES)
+    platoons = max(1, models // 2 // PER_UNIT)
+    return make_scene(seed=seed, platoons=platoons, per_platoon=PER_UNIT, pieces=PIECES)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,12 +52,15 @@ def main(argv: list[str] | None = None) -> int:
         wall, cpu, answer = timed(engine, args.runs)
         pairs = answer["pairs"]
         results[len(scene.models)] = statistics.median(cpu) * 1000
-        # the baseline grows about as the square of the bases: run it only where it fits the budget
-        guess = None if last_baseline is None else last_baseline[1] * (len(scene.models) / last_baseline[0]) ** 2
+        # the baseline grows about as the cube of the bases (pairs of units, pairs of bases, each line
+        # against every base): run it only where it fits the budget
+        guess = None
+        if last_baseline is not None:
+            guess = last_baseline[1] * (len(scene.models) / last_baseline[0]) ** 3
         if guess is None or guess <= args.budget:
             _, base_cpu, plain = timed(lambda: plain_pairs(scene), 1)  # noqa: B023
-            theirs = [(p["from"], p["to"], p["distance"], p["band"], p["visible"], p["blocked_by"], p["models"])
-                      for p in plain]
+            theirs = [(p["from"], p["to"], p["distance"], p["band"], p["visible"], p["blocked_by"],
+                       p["models"]) for p in plain]
             assert summary(pairs) == theirs, f"{size} bases: the engine and the baseline disagree"
             last_baseline = (len(scene.models), base_cpu[0])
             baseline = f"{base_cpu[0] * 1000:11.0f} ms {base_cpu[0] / statistics.median(cpu):6.0f}x"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -146,20 +147,23 @@ class Scene:
     models: tuple[Model, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @cached_property
+    def _by_id(self) -> tuple[dict[str, Unit], dict[str, Model], dict[str, tuple[Model, ...]]]:
+        """Units and models by id, and each unit's models (worked out once: a scene is a value)."""
+        members: dict[str, list[Model]] = {}
+        for m in self.models:
+            members.setdefault(m.unit, []).append(m)
+        return ({u.id: u for u in reversed(self.units)}, {m.id: m for m in reversed(self.models)},
+                {k: tuple(v) for k, v in members.items()})
+
     def unit(self, unit_id: str) -> Unit:
-        for unit in self.units:
-            if unit.id == unit_id:
-                return unit
-        raise KeyError(unit_id)
+        return self._by_id[0][unit_id]
 
     def model(self, model_id: str) -> Model:
-        for model in self.models:
-            if model.id == model_id:
-                return model
-        raise KeyError(model_id)
+        return self._by_id[1][model_id]
 
     def models_of(self, unit_id: str) -> tuple[Model, ...]:
-        return tuple(m for m in self.models if m.unit == unit_id)
+        return self._by_id[2].get(unit_id, ())
 
     def model_size(self, model: Model) -> float:
         """A model's size: its own, else its unit's `stats.size`, else 1."""

@@ -9,6 +9,7 @@ go to the exact per-pair check.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,10 +17,22 @@ import numpy as np
 from table.rules.age_of_tyrants.base import AotBase
 from table.rules.age_of_tyrants.los import Sight
 from table.rules.age_of_tyrants.profile import band_of
-from table.rules.age_of_tyrants.screen import Screen, screen
+from table.rules.age_of_tyrants.screen import Screen, Screened, screen
 from table.scene import Unit
 
 FIRST_WAVE = 4  # pairs of bases per unit pair in the first batch
+
+
+@dataclass(frozen=True)
+class Tries:
+    """Every unit pair's pairs of bases, closest first, end to end: unit pair p's are rows
+    starts[p] .. starts[p] + counts[p] of viewers, targets and gaps."""
+
+    viewers: np.ndarray
+    targets: np.ndarray
+    gaps: np.ndarray
+    starts: np.ndarray
+    counts: np.ndarray
 
 
 class BatchReport(AotBase):
@@ -36,51 +49,61 @@ class BatchReport(AotBase):
         rank[np.argsort(np.array(sight.base_ids, dtype=object))] = np.arange(n)
         # per unit pair: its pairs of bases (viewer, target, gap) in the order `los` tries them, all
         # unit pairs' worked out together
-        sides = [(members[ua.id], members[ub.id]) for ua, ub in pairs]
-        counts = np.array([len(a) * len(b) for a, b in sides], dtype=int)
-        viewers = np.concatenate([np.repeat(a, len(b)) for a, b in sides] or [np.empty(0, dtype=int)])
-        targets = np.concatenate([np.tile(b, len(a)) for a, b in sides] or [np.empty(0, dtype=int)])
+        slot = {uid: k for k, uid in enumerate(members)}
+        everyone = np.concatenate(list(members.values()))
+        size = np.array([len(m) for m in members.values()], dtype=int)
+        begin = np.cumsum(size) - size
+        ia = np.array([slot[ua.id] for ua, _ in pairs], dtype=int)
+        ib = np.array([slot[ub.id] for _, ub in pairs], dtype=int)
+        counts = size[ia] * size[ib]
         owner = np.repeat(np.arange(len(pairs)), counts)
+        local = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+        width = size[ib][owner]
+        viewers = everyone[begin[ia][owner] + local // width]
+        targets = everyone[begin[ib][owner] + local % width]
         gaps = self._gaps(viewers, targets)
         order = np.lexsort((rank[targets], rank[viewers], gaps, owner))
-        cuts = np.cumsum(counts)[:-1]
-        tries = list(zip(np.split(viewers[order], cuts), np.split(targets[order], cuts),
-                         np.split(gaps[order], cuts), strict=True))
+        tries = Tries(viewers[order], targets[order], gaps[order], np.cumsum(counts) - counts, counts)
         chosen = self._walk(tries)
         sights = self._screened_sights([c for c in chosen if isinstance(c, tuple)])
         out = []
-        for (ua, ub), (_, _, gaps), pick in zip(pairs, tries, chosen, strict=True):
+        for (ua, ub), first_gap, pick in zip(pairs, tries.gaps[tries.starts].tolist(), chosen, strict=True):
             seen = sights[pick[0], pick[1]] if isinstance(pick, tuple) else pick
-            d = round(float(gaps[0]), 4)
+            d = round(first_gap, 4)
             los = {"from": seen.viewer, "to": seen.target, **seen.to_dict()}
             out.append({"from": ua.id, "to": ub.id, "distance": d, "los": los, "band": band_of(d)})
         return out
 
-    def _walk(self, tries: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
-              ) -> list[tuple[int, int, Screen, int] | Sight]:
+    def _walk(self, tries: Tries) -> list[tuple[int, int, Screen, int] | Sight]:
         """Each unit pair's first pair of bases that see each other, else its first pair: as (viewer,
         target, screen, row) where a batch decided it, else the exact check's Sight.
 
         Most unit pairs see each other from their first few pairs of bases: the batch screens
         `FIRST_WAVE` of each, then all the rest of those still looking."""
         n = len(self.sight.base_ids)
-        chosen: list[Any] = [None] * len(tries)
-        first: list[Any] = [None] * len(tries)
-        start, size = [0] * len(tries), FIRST_WAVE
+        total = len(tries.starts)
+        chosen: list[Any] = [None] * total
+        first: list[Any] = [None] * total
+        done, size = np.zeros(total, dtype=int), FIRST_WAVE
         while looking := [p for p, c in enumerate(chosen) if c is None]:
-            spans = [(p, start[p], len(tries[p][0]) if size is None
-                      else min(len(tries[p][0]), start[p] + size)) for p in looking]
-            keys = np.concatenate([tries[p][0][lo:hi] * n + tries[p][1][lo:hi] for p, lo, hi in spans])
-            keys, back = np.unique(keys, return_inverse=True)
+            at = np.array(looking, dtype=int)
+            upto = tries.counts[at] if size is None else np.minimum(tries.counts[at], done[at] + size)
+            many = upto - done[at]
+            picks = np.repeat(tries.starts[at] + done[at], many) + (
+                np.arange(int(many.sum())) - np.repeat(np.cumsum(many) - many, many))
+            keys, back = np.unique(tries.viewers[picks] * n + tries.targets[picks], return_inverse=True)
             found = screen(self.sight, keys // n, keys % n, complete=size is not None)
-            rows = np.split(back.reshape(-1), np.cumsum([hi - lo for _, lo, hi in spans])[:-1])
-            for (p, lo, hi), row in zip(spans, rows, strict=True):
-                viewers, targets = tries[p][0][lo:hi], tries[p][1][lo:hi]
+            back = back.reshape(-1)
+            edge = np.cumsum(many) - many
+            for p, lo, hi, cut in zip(looking, done[at].tolist(), upto.tolist(), edge.tolist(), strict=True):
+                s = int(tries.starts[p])
+                viewers, targets = tries.viewers[s + lo:s + hi], tries.targets[s + lo:s + hi]
+                row = back[cut:cut + hi - lo]
                 if lo == 0:
                     first[p] = (int(viewers[0]), int(targets[0]), found, int(row[0]))
                 chosen[p] = self._first_seen(viewers, targets, row, found)
-                start[p] = hi
-                if chosen[p] is None and hi >= len(tries[p][0]):
+                done[p] = hi
+                if chosen[p] is None and hi >= tries.counts[p]:
                     chosen[p] = self._closest(*first[p])
             size = None
         return chosen
@@ -123,11 +146,16 @@ class BatchReport(AotBase):
         found_depths = self.sight.concealment_many([standing[v] for v, _ in hiding],
                                                    [standing[t] for _, t in hiding])
         depths = dict(zip(hiding, found_depths, strict=True))
+        got_all: dict[tuple[int, int], Screened] = {}
+        for found in {id(f): f for _, _, f, _ in todo}.values():  # each batch's rows read at once
+            mine = [(v, t, k) for v, t, f, k in todo if f is found]
+            for (v, t, _), got in zip(mine, found.rows([k for _, _, k in mine]), strict=True):
+                got_all[v, t] = got
         out = {}
-        for v, t, found, k in todo:
+        for v, t, _, _ in todo:
             ma, mb = standing[v], standing[t]
             if (ma.id, mb.id) not in self._sights:
-                got = found[k]
+                got = got_all[v, t]
                 concealment = depths.get((v, t), ())
                 blocked = [self.pieces[i].id for i in got.terrain] + [standing[i].id for i in got.bases]
                 blocked += [c.terrain for c in concealment if c.hidden and c.terrain not in blocked]

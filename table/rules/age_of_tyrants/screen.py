@@ -50,6 +50,16 @@ class Screen:
     walked: list[bool]  # blocked from a hill: which blockers count (and in what order) is the exact check's
 
 
+    def rows(self, ks: list[int]) -> list[Screened]:
+        """`self[k]` for each of `ks`, the blockers of all read in two array calls."""
+        found = []
+        for matrix in (self.terrain, self.bases):
+            r, c = np.nonzero(matrix[ks])
+            cuts = np.searchsorted(r, np.arange(1, len(ks)))
+            found.append([tuple(part.tolist()) for part in np.split(c, cuts)] if len(ks) else [])
+        return [Screened(terrain, bases, self.elevated[k], self.concealed[k], self.visible[k], self.decided[k])
+                for k, terrain, bases in zip(ks, found[0], found[1], strict=True)]
+
     def __getitem__(self, k: int) -> Screened:
         return Screened(tuple(np.flatnonzero(self.terrain[k]).tolist()),
                         tuple(np.flatnonzero(self.bases[k]).tolist()),
