@@ -57,8 +57,8 @@ class Screen:
             r, c = np.nonzero(matrix[ks])
             cuts = np.searchsorted(r, np.arange(1, len(ks)))
             found.append([tuple(part.tolist()) for part in np.split(c, cuts)] if len(ks) else [])
-        return [Screened(terrain, bases, self.elevated[k], self.concealed[k], self.visible[k], self.decided[k])
-                for k, terrain, bases in zip(ks, found[0], found[1], strict=True)]
+        return [Screened(terrain, bases, self.elevated[k], self.concealed[k], self.visible[k],
+                         self.decided[k]) for k, terrain, bases in zip(ks, found[0], found[1], strict=True)]
 
     def __getitem__(self, k: int) -> Screened:
         return Screened(tuple(np.flatnonzero(self.terrain[k]).tolist()),
