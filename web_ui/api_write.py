@@ -49,6 +49,13 @@ def advance_phase():
     return run("advance_phase")
 
 
+@bp.post("/undo")
+@needs_pin
+def undo():
+    only(body(), set())
+    return run("undo")
+
+
 @bp.post("/select")
 @needs_pin
 def select():

@@ -171,6 +171,7 @@ def document() -> dict[str, Any]:
                 "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {
                     "schema": {"type": "string"}}}}, **_errors(400, 404)}}},
             "/api/phase/advance": {"post": _change("Advance to the next phase", _object({}))},
+            "/api/undo": {"post": _change("Take back the last change (as the undo button)", _object({}))},
             "/api/select": {"post": _change("Select a model or unit", ident_body, 404)},
             "/api/target": {"post": _change("Pick the selection's target", ident_body, 404)},
             "/api/destination": {"post": _change("Hex games: where the selected unit's path leads",

@@ -57,7 +57,10 @@ def _model_id(c: TableController, ident: Any) -> str:
 
 
 def advance_phase(c: TableController) -> dict[str, Any]:
-    return c.emit({"kind": "phase"}).phase_dict()
+    """The next phase; the logged event names where it led (for the log a player reads)."""
+    after = c.session.preview({"kind": "phase"}).phase_dict()
+    named = {k: after[k] for k in ("phase", "turn", "player") if k in after}
+    return c.emit({"kind": "phase", **named}).phase_dict()
 
 
 def select(c: TableController, id: Any = None, model: Any = None, order: str | None = None) -> dict[str, Any]:

@@ -98,10 +98,13 @@ def test_phone_panel_measures_and_follows_the_table(page, live, table):
 def test_next_phase_button_asks_for_the_pin_once(page, table):
     page.wait_for_selector("[data-model]")
     page.click("#next-phase")
+    expect(page.locator("#confirm-text")).to_have_text("End the initiative phase and go to activations?")
+    page.click("#confirm-dialog button[value=ok]")
     page.fill("#pin-input", PIN)
     page.click("#pin-dialog button[value=ok]")
     expect(page.locator("#turn-text")).to_contain_text("Activations")
-    page.click("#next-phase")                      # the PIN is kept: no dialog this time
+    page.click("#next-phase")                      # the PIN is kept: no PIN dialog this time
+    page.click("#confirm-dialog button[value=ok]")
     expect(page.locator("#turn-text")).not_to_contain_text("Activations")
     assert table.snapshot().phase["phase"] != "activations"
 
@@ -205,6 +208,7 @@ def test_a_syniad_combat_played_from_the_phone(browser, tmp_path):
         page.evaluate(f"localStorage.setItem('smarttable-pin', '{PIN}')")
         expect(page.locator("#syniad")).to_contain_text("movement")
         page.click("#next-phase")
+        page.click("#confirm-dialog button[value=ok]")
         expect(page.locator("#syniad")).to_contain_text("Combat Details")
         page.click("#syniad-actions button:has-text('Pick target hex')")
         tap_hex(page, (3, 0))

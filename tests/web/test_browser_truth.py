@@ -360,3 +360,110 @@ def test_labels_are_readable_and_never_overlap(phone, tmp_path):
     finally:
         server.close()
         controller.close()
+
+
+TABLET = {"viewport": {"width": 820, "height": 1180}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
+
+
+def test_next_phase_asks_first_and_undo_takes_it_back(phone, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        phone.evaluate(f"localStorage.setItem('smarttable-pin', '{PIN}')")
+        expect(phone.locator("#turn-text")).to_have_text("Initiative")
+        phone.click("#next-phase")
+        expect(phone.locator("#confirm-dialog")).to_be_visible()
+        phone.click("#confirm-dialog button[value=cancel]")               # changed my mind: nothing happens
+        expect(phone.locator("#confirm-dialog")).to_be_hidden()
+        assert controller.snapshot().phase["phase"] == "initiative"
+        phone.click("#next-phase")
+        phone.click("#confirm-dialog button[value=ok]")
+        expect(phone.locator("#turn-text")).to_have_text("Activations")
+        phone.click("#undo")
+        expect(phone.locator("#confirm-text")).to_have_text("Take back the last change?")
+        phone.click("#confirm-dialog button[value=ok]")
+        expect(phone.locator("#turn-text")).to_have_text("Initiative")
+        assert controller.snapshot().phase["phase"] == "initiative"
+        phone.goto(server.url + "/#log")
+        log = phone.locator("#log li")
+        expect(log.first).to_be_visible()
+        expect(phone.locator("#log")).to_contain_text("Activations phase, turn 1, player A.")
+        expect(phone.locator("#log")).to_contain_text("The last change was taken back.")
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_a_new_warning_stays_on_screen_until_acknowledged(browser, tmp_path):
+    camera = Camera()
+    controller = demo_controller(tmp_path, pipeline=camera)
+    markers = {m.marker: m.position for m in controller.state.scene.models if m.marker is not None}
+    show(controller, camera, markers, 0)
+    server = LiveServer(make_app(controller, tmp_path))
+    context = browser.new_context(**PHONE)
+    context.add_init_script("window.buzzes = []; navigator.vibrate = (p) => { window.buzzes.push(p); return true; };")
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.evaluate(f"localStorage.setItem('smarttable-pin', '{PIN}')")
+        expect(page.locator("[data-model]").first).to_be_visible()
+        expect(page.locator("#alerts .alert")).to_have_count(0)
+        rifle = next(m.marker for m in controller.state.scene.models if m.id == "rifles-3")
+        show(controller, camera, {**markers, rifle: (20.0, 30.0)}, 1)   # out of cohesion
+        alert = page.locator("#alerts .alert").first
+        expect(alert).to_be_visible(timeout=5000)
+        expect(alert).to_contain_text("cohesion")
+        assert alert.bounding_box()["y"] < 844                            # on screen, not below the fold
+        assert page.locator("#alerts").get_attribute("role") == "alert"
+        assert page.evaluate("window.buzzes.length") == 1
+        page.wait_for_timeout(4000)                                       # longer than a toast lasts
+        expect(alert).to_be_visible()
+        while page.locator("#alerts .alert").count():                     # each stays until acknowledged
+            first = page.locator("#alerts .alert").first
+            warning = first.get_attribute("data-warning")
+            first.locator("button", has_text="Acknowledge").click()
+            expect(page.locator(f'#alerts .alert[data-warning="{warning}"]')).to_have_count(0)
+        assert all(w["acknowledged"] for w in controller.snapshot().warnings)
+    finally:
+        context.close()
+        server.close()
+        controller.close()
+
+
+def test_a_tablet_shows_the_board_and_the_card_side_by_side(browser, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    context = browser.new_context(**TABLET)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("[data-model]").first).to_be_visible()
+        tap_model(page, "rifles-1")
+        tap_model(page, "raiders-1")
+        expect(page.locator("#distance")).to_be_visible()
+        board, card = page.locator("#board").bounding_box(), page.locator("#info").bounding_box()
+        assert board["x"] + board["width"] <= card["x"]                   # beside, not below
+        assert card["y"] < board["y"] + board["height"] / 2
+        assert board["width"] > 400
+        assert page.evaluate("document.documentElement.scrollWidth") <= 820
+        page.screenshot(path=str(ARTIFACTS / "panel-820-tablet.png"))
+    finally:
+        context.close()
+        server.close()
+        controller.close()
+
+
+def test_the_panel_installs_to_a_home_screen(phone, tmp_path):
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        phone.goto(server.url + "/")
+        href = phone.locator("link[rel=manifest]").get_attribute("href")
+        manifest = phone.evaluate("(url) => fetch(url).then((r) => r.json())", href)
+        assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+        icon = phone.evaluate("(url) => fetch(url).then((r) => r.status)", manifest["icons"][0]["src"])
+        assert icon == 200
+    finally:
+        server.close()
+        controller.close()

@@ -77,3 +77,14 @@ export function el(tag, attrs = {}, ...children) {
 export function kv(pairs) {
   return el("dl", { class: "kv" }, pairs.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
 }
+
+// Ask before a change that matters ("End the movement phase?"); resolves true for yes.
+export function confirmed(question, yes) {
+  const dialog = document.getElementById("confirm-dialog");
+  document.getElementById("confirm-text").textContent = question;
+  dialog.querySelector("button[value=ok]").textContent = yes;
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+    dialog.showModal();
+  });
+}

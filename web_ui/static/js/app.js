@@ -1,5 +1,5 @@
 // The panel: live state over SSE, the board with tap-to-measure, the phase bar, and the other views.
-import { attempt, el, getJSON, kv, send } from "./api.js";
+import { attempt, confirmed, el, getJSON, kv, send } from "./api.js";
 import { coverCrossed, drawBoard, hexLayout, modelsNear, playerColour, terrainAt, unitOf }
   from "./board.js";
 import { renderDice } from "./dice.js";
@@ -9,6 +9,7 @@ import { renderSyniad, syniadTap } from "./syniad.js";
 import { zoomable } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
+const words = (key) => String(key).replace(/_/g, " ");
 const app = { state: null, seq: -1, ruleset: null, questions: [], picks: [], unit: null, view: {}, gaps: 0,
               card: null, online: false };
 window.smarttable = app;   // for the browser tests and curious players
@@ -31,7 +32,7 @@ function apply(state) {
   redraw();
   renderSetup(app);
   refreshCard();
-  if (location.hash.startsWith("#log")) refreshLog();
+  if (location.hash.startsWith("#log")) refreshLog(state.scene);
 }
 
 // What an open card's answers depend on: where the models stand, the terrain, the rulings, the phase.
@@ -82,13 +83,23 @@ function renderBar(state) {
   $("whose").style.color = p.player != null ? playerColour(state.scene, p.player) : "";
 }
 
+// Open warnings: a card each on the board view, and a new one also as a banner at the top of the screen
+// that stays until acknowledged, announced to screen readers, with a buzz where the phone allows.
 function renderWarnings(state) {
   const open = (state.warnings || []).filter((w) => !w.acknowledged);
   app.view.warnUnits = new Set(open.flatMap((w) => w.units || []));
-  $("warnings").replaceChildren(...open.map((w) => el("div", { class: "card warning" },
-    el("p", {}, el("strong", {}, `⚠ ${w.kind || "warning"}: `), w.message || ""),
-    el("button", { type: "button", on: { click: () => attempt(() =>
-      send("POST", `/api/warnings/${encodeURIComponent(w.id)}/acknowledge`), "Acknowledged") } }, "Acknowledge"))));
+  const acknowledge = (w) => el("button", { type: "button", class: "changes", on: { click: () => attempt(() =>
+    send("POST", `/api/warnings/${encodeURIComponent(w.id)}/acknowledge`), "Acknowledged") } }, "Acknowledge");
+  const text = (w) => el("p", {}, el("strong", {}, `⚠ ${words(w.kind || "warning")}: `), w.message || "");
+  $("warnings").replaceChildren(...open.map((w) => el("div", { class: "card warning" }, text(w), acknowledge(w))));
+  const known = app.view.warningIds ?? new Set(open.map((w) => w.id));   // the first state: no buzz for old ones
+  const fresh = open.filter((w) => !known.has(w.id));
+  app.view.warningIds = new Set(open.map((w) => w.id));
+  if (fresh.length) navigator.vibrate?.([120, 60, 120]);
+  $("alerts").replaceChildren(...open.filter((w) => app.view.alerted?.has(w.id) || fresh.includes(w))
+    .map((w) => el("div", { class: "alert", "data-warning": w.id }, text(w), acknowledge(w))));
+  app.view.alerted = new Set([...(app.view.alerted || []), ...fresh.map((w) => w.id)]
+    .filter((id) => app.view.warningIds.has(id)));
 }
 
 // What the table itself shows (pointer token or buttons), so the phone agrees with the LEDs.
@@ -110,11 +121,19 @@ function renderTableSelection(sel) {
       send("POST", "/api/weapon", { weapon: next }), `Showing ${next}`) } }, `Show ${next}`)] : []));
 }
 
+// Units as chips, and every model in a list a keyboard or a screen reader can reach, beside the drawing.
 function renderUnits(state) {
   const scene = state.scene;
   $("units").replaceChildren(...(scene.units || []).map((u) => el("button", {
     type: "button", class: `chip${app.unit === u.id && !app.picks.length ? " sel" : ""}`,
-    style: `--c:${playerColour(scene, u.player)}`, on: { click: () => pickUnit(u.id) } }, u.name || u.id)));
+    style: `--c:${playerColour(scene, u.player)}`, "aria-pressed": String(app.unit === u.id && !app.picks.length),
+    on: { click: () => pickUnit(u.id) } }, `${u.name || u.id} · ${u.player}`)));
+  if (document.activeElement?.closest("#model-list")) return;      // don't rebuild under the keyboard
+  $("model-list").replaceChildren(...(scene.units || []).map((u) => el("li", {}, `${u.name || u.id} (player ${u.player})`,
+    el("ul", {}, (scene.models || []).filter((m) => m.unit === u.id).map((m) => el("li", {}, el("button", {
+      type: "button", class: "link", "aria-pressed": String(app.picks.includes(m.id)),
+      on: { click: () => pickModel(m) } }, `${m.id}${m.state && m.state !== "tracked" ? ` (${m.state})` : ""}`,
+      typeof m.x === "number" ? ` at ${fmt(m.x)}, ${fmt(m.y)}` : "")))))));
 }
 
 const FINGER_PX = 22;        // half of a 44 px tap target
@@ -206,7 +225,6 @@ const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n
 const settle = (p) => p.then((v) => ({ v }), (e) => ({ e: e.message }));
 
 const SIGHT_SHOWN = new Set(["from", "to", "visible", "cover", "blocked_by", "line"]);
-const words = (key) => key.replace(/_/g, " ");
 // Any other fact a rule system's sight answer carries (concealment, elevation, cover hexsides...), in words.
 function sightFacts(answer) {
   return Object.entries(answer).filter(([k]) => !SIGHT_SHOWN.has(k) && k !== "hexes").map(([k, v]) =>
@@ -328,13 +346,25 @@ function showOnTable(a, b) {
   }, "Shown on the table") } }, "Show on the table");
 }
 
+// The screen stays on while the board is open (Screen Wake Lock, where the browser has it).
+function keepAwake() {
+  if (!navigator.wakeLock) return;
+  const ask = () => navigator.wakeLock.request("screen").catch(() => {});
+  ask();
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") ask(); });
+}
+
 // ------------------------------------------------------------------ navigation
 function route() {
   const hash = location.hash.slice(1) || "board";
   const [view, sub] = hash.split("/");
   for (const name of ["board", "dice", "log", "setup"]) $(`view-${name}`).hidden = name !== view;
-  for (const a of document.querySelectorAll("#tabs a")) a.classList.toggle("on", a.hash.slice(1).split("/")[0] === view);
-  if (view === "log") refreshLog();
+  for (const a of document.querySelectorAll("#tabs a")) {
+    const on = a.hash.slice(1).split("/")[0] === view;
+    a.classList.toggle("on", on);
+    if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+  }
+  if (view === "log") refreshLog(app.state?.scene);
   showSetup(view === "setup" ? sub || "camera" : null, app);
 }
 
@@ -342,7 +372,17 @@ setupForms(app);
 app.zoom = zoomable($("board"), { board: () => app.state?.scene.board ?? { width: 48, height: 48 },
   onTap: (event, [x, y]) => onBoardTap(x, y), onDoubleTap: zoomToUnitAt, onChange: redraw });
 $("zoom-reset").addEventListener("click", () => app.zoom.reset());
-$("next-phase").addEventListener("click", () => attempt(() => send("POST", "/api/phase/advance")));
+// Changes that cannot be taken back by a tap elsewhere ask first; undo takes back the last change.
+$("next-phase").addEventListener("click", async () => {
+  const p = app.state?.phase || {}, phases = p.phases || [];
+  const next = phases.length ? phases[((p.step ?? 0) + 1) % phases.length] : "the next phase";
+  if (await confirmed(`End the ${words(p.phase || "current")} phase and go to ${words(next)}?`, "Next phase"))
+    attempt(() => send("POST", "/api/phase/advance"));
+});
+$("undo").addEventListener("click", async () => {
+  if (await confirmed("Take back the last change?", "Undo")) attempt(() => send("POST", "/api/undo"), "Undone");
+});
 window.addEventListener("hashchange", route);
+keepAwake();
 route();
 getJSON("/api/state").then(apply).finally(connect);

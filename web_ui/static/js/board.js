@@ -1,7 +1,7 @@
 // The board as SVG in board inches (y down, as in the contract): terrain, hex overlay, models, answers.
 const NS = "http://www.w3.org/2000/svg";
 const MM = 1 / 25.4;
-const COLOURS = ["#4da3ff", "#ffb020", "#c77dff", "#5be49b"];   // blue/orange first: colour-blind safe
+const COLOURS = ["#56b4e9", "#e69f00", "#b0eb92", "#f324ae"];   // apart for colour-blind players (test_palette)
 const TRAIT_FILL = ["impassable", "heavy_cover", "light_cover", "water", "elevated"];
 
 export function s(tag, attrs = {}, text) {
@@ -176,7 +176,8 @@ function drawUnitLabels(svg, scene, models, view, scale) {
   for (const m of models) (byUnit.get(m.unit) || byUnit.set(m.unit, []).get(m.unit)).push(m);
   for (const [unitId, ms] of byUnit) {
     const unit = unitOf(scene, unitId) || {};
-    const text = unit.name || unitId, w = text.length * 0.6 * size, h = size;
+    const text = `${unit.name || unitId}${unit.player != null ? ` · ${unit.player}` : ""}`;   // the player in text too
+    const w = text.length * 0.6 * size, h = size;
     const xs = ms.map((m) => m.x), ys = ms.map((m) => m.y);
     const pad = Math.max(...ms.map((m) => Math.max(modelRadius(m), 0.75 * scale))) + 0.65 * scale;   // past the rings
     const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
