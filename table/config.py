@@ -60,6 +60,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "corner_size_mm": Key(NUMBER, 50.0, _positive),
         "model_size_mm": Key(NUMBER, 15.0, _positive),
         "model_height_mm": Key(NUMBER, 0.0, _at_least_zero),
+        "model_height_sigma_mm": Key(NUMBER, 1.0, _at_least_zero),
         "pointer_id": Key(int, 500, _at_least_zero),
         "corners": Key(dict, {"0": [1.5, 1.5], "1": [46.5, 1.5], "2": [46.5, 46.5], "3": [1.5, 46.5]}),
         "edges": Key(dict, {}),

@@ -264,6 +264,9 @@ def _model(r: JsonReader, value: Any, path: str, units: set[str], grid: HexGridS
     r.keys(data, path, keys["model"])
     if "state" in data and data["state"] not in MODEL_STATES:
         raise r.fail(f"{path}.state", f"expected one of {', '.join(MODEL_STATES)}, got {data['state']!r}")
+    for key in ("sigma", "heading_sigma"):  # how sure the position (inches) and heading (degrees) are
+        if key in data:
+            data[key] = r.number(data[key], f"{path}.{key}", minimum=0)
     model_id = r.string(data.pop("id", None), f"{path}.id")
     unit = r.string(data.pop("unit", None), f"{path}.unit")
     if unit not in units:

@@ -26,7 +26,7 @@ CONTRACT_KEYS: Mapping[str, frozenset[str]] = {
     "unit": frozenset({"id", "player", "name", "stats", "weapons"}),
     "weapon": frozenset({"name", "bands", "range"}),
     "model": frozenset({"id", "unit", "x", "y", "hex", "heading", "marker", "base", "height", "size",
-                        "state", "marker_height_mm"}),
+                        "state", "marker_height_mm", "sigma", "heading_sigma"}),
     "base": frozenset({"shape", "diameter_mm", "width_mm", "depth_mm"}),
 }
 MODEL_STATES = ("tracked", "occluded", "stale")

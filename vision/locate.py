@@ -24,6 +24,7 @@ from vision.detect import (
     guess_px_per_inch,
 )
 from vision.lens import Intrinsics, load_intrinsics
+from vision.uncertainty import marker_sigmas
 
 SIZE_TOLERANCE = 0.2  # a detection whose side on the board is off by more than this fraction is false
 PLACE_TOLERANCE_IN = 0.25  # a calibration marker this far from its configured centre is not that marker
@@ -45,6 +46,7 @@ class VisionSetup:
     model_height_mm: float = 0.0
     heights_mm: Mapping[int, float] = field(default_factory=dict)
     intrinsics: Intrinsics | None = None
+    height_sigma_mm: float = 1.0  # how sure the model markers' heights are (1 sd): parallax in `sigma`
 
     @classmethod
     def from_config(cls, config: Mapping[str, Mapping[str, Any]],
@@ -59,7 +61,8 @@ class VisionSetup:
             intrinsics = load_intrinsics(path)
         return cls(m["dictionary"], (float(config["board"]["width"]), float(config["board"]["height"])),
                    {**corners, **edges}, tuple(sorted(corners)), float(m["corner_size_mm"]),
-                   float(m["model_size_mm"]), float(m["model_height_mm"]), dict(heights_mm or {}), intrinsics)
+                   float(m["model_size_mm"]), float(m["model_height_mm"]), dict(heights_mm or {}), intrinsics,
+                   float(m["model_height_sigma_mm"]))
 
     @property
     def board_markers(self) -> BoardMarkers:
@@ -96,11 +99,14 @@ class Located:
     heading: float
     side_in: float
     detection: Detection
+    sigma: float = 0.0  # inches, 1 sd of the position (vision.uncertainty)
+    heading_sigma: float = 0.0  # degrees, 1 sd of the heading
 
     def to_dict(self) -> dict[str, Any]:
         heading = round(self.heading, 2)
         return {"id": self.id, "x": round(self.x, 4), "y": round(self.y, 4),
-                "heading": heading + 360.0 if heading <= -180.0 else heading}  # (-180, 180] after rounding
+                "heading": heading + 360.0 if heading <= -180.0 else heading,  # (-180, 180] after rounding
+                "sigma": round(self.sigma, 4), "heading_sigma": round(self.heading_sigma, 2)}
 
 
 @dataclass(frozen=True)
@@ -191,15 +197,17 @@ def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibrati
     expected = setup.model_size_mm / MM_PER_INCH
     w, h = setup.board
     models = [d for d in detections if d.id not in setup.calibration_points]
-    boards = calibration.markers_on_board(models, [setup.height_in(d.id) for d in models])
-    for d, (x, y, heading, side) in zip(models, boards, strict=True):
+    heights = [setup.height_in(d.id) for d in models]
+    boards = calibration.markers_on_board(models, heights)
+    sigmas = marker_sigmas(calibration, models, heights, setup.height_sigma_mm / MM_PER_INCH)
+    for d, (x, y, heading, side), sd in zip(models, boards, sigmas, strict=True):
         if abs(side / expected - 1) > SIZE_TOLERANCE:
             warnings.append(f"ignored marker {d.id}: {side:.2f}\" across, a model marker is {expected:.2f}\"")
             continue
         if not (0 <= x <= w and 0 <= y <= h):
             warnings.append(f"marker {d.id} is off the board at ({x:.2f}, {y:.2f})")
             continue
-        placed.append(Located(d.id, x, y, heading, side, d))
+        placed.append(Located(d.id, x, y, heading, side, d, sd.sigma, sd.heading_sigma))
     counts: dict[int, int] = {}
     for m in placed:
         counts[m.id] = counts.get(m.id, 0) + 1

@@ -7,6 +7,7 @@ enemy pairs, and the skeleton of the `report` question.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Sequence
 from functools import cached_property
@@ -15,7 +16,8 @@ from typing import Any, ClassVar
 from table.errors import QueryError
 from table.geometry import centre_distance, edge_distance
 from table.rules.base import Ruleset, question
-from table.scene import Model, Unit
+from table.scene import Model, Scene, Unit
+from table.uncertainty import SKIPPED, annotate_pair, annotate_sampled, has_uncertainty
 
 METHODS = ("centre", "edge")
 
@@ -56,6 +58,22 @@ class InchRuleset(Ruleset):
         if best is None:
             raise QueryError("nothing to measure between")
         return best
+
+    def ask(self, name: str, args: list[str], **options: Any) -> Any:
+        """The answer, with intervals and "too close to call" where the scene's models carry `sigma`."""
+        answer = super().ask(name, args, **options)
+        rolls = "seed" in inspect.signature(getattr(self, self.questions()[name])).parameters
+        if name in SKIPPED or rolls or not has_uncertainty(self.scene):
+            return answer
+
+        def again(scene: Scene, question_name: str, question_args: list[str]) -> Any:
+            return Ruleset.ask(type(self)(scene, self.rulings), question_name, question_args, **options)
+
+        if isinstance(answer, dict) and "distance" in answer and len(args) >= 2:
+            _, a, b = self.closest(self.models_for(args[0]), self.models_for(args[1]))
+            far_side = {m.id for m in self.models_for(args[1])}
+            return annotate_pair(answer, self.scene, a, b, far_side, name, args, again)
+        return annotate_sampled(answer, self.scene, name, args, again)
 
     @cached_property
     def units_on_table(self) -> tuple[Unit, ...]:

@@ -70,8 +70,9 @@ def test_the_issue_example_as_a_real_process(tmp_path):
     (lambda d: d["units"][0]["weapons"][0].update(band={}), 'units[0].weapons[0].band: unknown key; did you mean "bands"?'),
     (lambda d: d["models"][1].update(heding=90), 'models[1].heding: unknown key; did you mean "heading"?'),
     (lambda d: d["models"][0]["base"].update(diameter=25), 'models[0].base.diameter: unknown key; did you mean "diameter_mm"?'),
-    (lambda d: d["models"][1].update(zzz=1), "models[1].zzz: unknown key; known keys: base, heading, height, hex, id, marker, marker_height_mm, "
-                                             "size, state, unit, wounds, x, y"),
+    (lambda d: d["models"][1].update(zzz=1), "models[1].zzz: unknown key; known keys: base, heading, heading_sigma, "
+                                             "height, hex, id, marker, marker_height_mm, sigma, size, state, unit, "
+                                             "wounds, x, y"),
     # another rule system's key is unknown here: `aboard` is Age of Tyrants', `footprint` hex skirmish's
     (lambda d: d["models"][1].update(aboard="m3"), "models[1].aboard: unknown key;"),
     (lambda d: d["models"][1].update(footprint=[[0, 0]]), "models[1].footprint: unknown key;"),

@@ -1,0 +1,117 @@
+"""Position uncertainty in answers: intervals worked by hand, "too close to call" at thresholds, nothing
+added when no model carries `sigma`."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from table.rules import get_ruleset
+from table.scene import parse_scene
+
+Z95 = 1.959963984540054
+
+
+def scene(models, ruleset="synaptik", weapons=None):
+    units = [{"id": "a", "player": "A", "weapons": weapons or [
+                  {"name": "Rifle", "bands": {"hot": [0, 12], "standard": [12, 24], "cold": [24, 36]}}]},
+             {"id": "b", "player": "B"}]
+    return {"format": "smarttable-scene/1", "ruleset": ruleset, "board": {"width": 48, "height": 48},
+            "units": units, "models": models}
+
+
+def model(mid, unit, x, y, sigma=None, **more):
+    m = {"id": mid, "unit": unit, "x": x, "y": y, **more}
+    if sigma is not None:
+        m["sigma"] = sigma
+    return m
+
+
+def ask(doc, question, *args, rulings=None):
+    s = parse_scene(doc)
+    return get_ruleset(s.ruleset)(s, rulings).ask(question, list(args))
+
+
+def test_no_sigma_no_change():
+    doc = scene([model("a1", "a", 10, 10), model("b1", "b", 22.01, 10)])
+    assert ask(doc, "distance", "a1", "b1") == {"from": "a1", "to": "b1", "distance": 12.01, "method": "centre"}
+    assert "too_close_to_call" not in ask(doc, "band", "a1", "b1")
+
+
+def test_distance_interval_by_hand():
+    doc = scene([model("a1", "a", 10, 10, 0.03), model("b1", "b", 22, 10, 0.04)])
+    answer = ask(doc, "distance", "a1", "b1")
+    half = Z95 * 0.05  # sqrt(0.03^2 + 0.04^2) = 0.05
+    assert answer["distance"] == 12.0
+    assert answer["interval"] == pytest.approx([12 - half, 12 + half], abs=1e-4)
+    assert answer["too_close_to_call"] is False
+
+
+def test_one_exact_model_still_gets_the_others_interval():
+    doc = scene([model("a1", "a", 10, 10), model("b1", "b", 10, 30, 0.05)])
+    assert ask(doc, "distance", "a", "b")["interval"] == pytest.approx([20 - Z95 * 0.05, 20 + Z95 * 0.05],
+                                                                       abs=1e-4)
+
+
+@pytest.mark.parametrize("x, sigma, close", [
+    (22.05, 0.03, True),    # 12.05" +- 1.96 * 0.0424 = 11.967-12.133: holds the 12" boundary
+    (21.99, 0.04, True),    # 11.99" +- 0.111 = 11.879-12.101
+    (22.20, 0.03, False),   # 12.20" +- 0.083 = 12.117-12.283: all standard
+])
+def test_band_too_close_to_call(x, sigma, close):
+    bands = ["hot", "standard"]
+    doc = scene([model("a1", "a", 10, 10, sigma), model("b1", "b", x, 10, sigma)])
+    answer = ask(doc, "band", "a1", "b1")
+    assert answer["too_close_to_call"] is close
+    if close:
+        assert sorted(answer["could_be"]["band"]) == bands
+    else:
+        assert "could_be" not in answer and answer["band"] == "standard" and answer["interval"][0] > 12
+
+
+def test_age_of_tyrants_band_boundary():
+    # edge to edge: 25 mm bases (0.492" radius each); centres 9.984" + 0.02" apart = 9.02" edge to edge
+    doc = scene([model("a1", "a", 10, 10, 0.02), model("b1", "b", 10 + 9.0 + 0.984 + 0.02, 10, 0.02)],
+                ruleset="age_of_tyrants", weapons=[])
+    answer = ask(doc, "band", "a1", "b1")
+    assert answer["too_close_to_call"] is True
+    assert sorted(answer["could_be"]["band"]) == ["medium", "short"]
+
+
+def test_cohesion_near_one_inch_is_too_close():
+    # three models in a row 0.99" apart: each is within 1" of the next, the ends are 1.98" apart:
+    # the middle one is within 1" of two others, the ends only of one: out of cohesion either way;
+    # a triangle of 0.99" sides is coherent, and with 0.03" sigma it could fail
+    tri = [model("a1", "a", 10, 10, 0.03), model("a2", "a", 10.99, 10, 0.03),
+           model("a3", "a", 10.495, 10 + 0.99 * 0.8660254, 0.03)]
+    answer = ask(scene(tri), "cohesion", "a")
+    assert answer["coherent"] is True and answer["too_close_to_call"] is True
+    assert answer["could_be"]["coherent"] == [True, False]
+    loose = [model("a1", "a", 10, 10, 0.03), model("a2", "a", 10.6, 10, 0.03), model("a3", "a", 10.3, 10.5, 0.03)]
+    assert ask(scene(loose), "cohesion", "a")["too_close_to_call"] is False
+
+
+def test_answers_are_repeatable():
+    tri = [model("a1", "a", 10, 10, 0.03), model("a2", "a", 10.99, 10, 0.03),
+           model("a3", "a", 10.495, 10.857, 0.03)]
+    assert ask(scene(tri), "cohesion", "a") == ask(scene(tri), "cohesion", "a")
+
+
+def test_negative_sigma_is_one_line_exit_2(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scene([model("a1", "a", 10, 10, -0.1), model("b1", "b", 20, 10)])))
+    result = subprocess.run([sys.executable, "-m", "table.cli", "query", str(path), "distance", "a1", "b1"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "models[0].sigma" in result.stderr
+
+
+def test_cli_distance_interval(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scene([model("a1", "a", 10, 10, 0.01), model("b1", "b", 41.26, 10, 0.01)])))
+    result = subprocess.run([sys.executable, "-m", "table.cli", "query", str(path), "distance", "a1", "b1"],
+                            capture_output=True, text=True, timeout=60)
+    answer = json.loads(result.stdout)
+    assert answer["distance"] == 31.26
+    assert answer["interval"] == pytest.approx([31.26 - Z95 * 0.01414, 31.26 + Z95 * 0.01414], abs=1e-4)
