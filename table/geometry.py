@@ -16,6 +16,7 @@ import numpy as np
 import shapely
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
 
 from table.scene import Base, Model, Terrain
 
@@ -290,3 +291,33 @@ def _hull_bridges(va: np.ndarray, vb: np.ndarray) -> list[tuple[np.ndarray, np.n
     in_a = np.isin(ring[:, 0] + 1j * ring[:, 1], va[:, 0] + 1j * va[:, 1])  # hull vertices are exact copies
     return [(ring[i], ring[i + 1]) if in_a[i] else (ring[i + 1], ring[i])
             for i in np.flatnonzero(in_a[:-1] != in_a[1:])]
+
+
+def base_outline(base: Base, heading: float, sides: int | None = None) -> np.ndarray:
+    """The base's outline centred on the origin at its heading: the footprint's (inscribed, within
+    0.0001") when `sides` is None, else a circumscribed `sides`-gon that holds the whole base."""
+    if sides is None:
+        return _base_vertices(base, heading)
+    return _outer_vertices(base, heading, sides)
+
+
+def minkowski(polygon: BaseGeometry, outline: np.ndarray) -> BaseGeometry:
+    """polygon (+) a convex outline centred on the origin: where the outline's centre may not go
+    without the outline overlapping the polygon (the polygon, and each edge swept by the outline)."""
+    rings = [polygon.exterior, *polygon.interiors] if polygon.geom_type == "Polygon" else [
+        ring for part in polygon.geoms for ring in (part.exterior, *part.interiors)]
+    edges = np.vstack([np.stack([c[:-1], c[1:]], axis=1)
+                       for c in (np.asarray(r.coords) for r in rings)])  # (E, 2, 2)
+    ends = edges[:, :, None, :] + outline[None, None, :, :]  # (E, 2, N, 2): the outline at both ends
+    hulls = shapely.convex_hull(shapely.multipoints(ends.reshape(len(edges), -1, 2)))
+    return shapely.union_all([polygon, *hulls.tolist()])
+
+
+def swept(outline: np.ndarray, points: Sequence[Point2]) -> BaseGeometry:
+    """The area a convex outline (centred on the origin, not turning) covers as its centre moves
+    along the polyline `points`: per straight leg, the hull of the outline at both ends."""
+    p = np.asarray(points, dtype=float).reshape(-1, 2)
+    if len(p) == 1:
+        return shapely.polygons(outline + p[0])
+    ends = np.stack([p[:-1], p[1:]], axis=1)[:, :, None, :] + outline[None, None, :, :]
+    return shapely.union_all(shapely.convex_hull(shapely.multipoints(ends.reshape(len(p) - 1, -1, 2))))

@@ -1,9 +1,13 @@
 """Synaptik movement: what a path costs (difficult terrain doubles, climbing 2" per 1" of height,
 impassable terrain stops it) and whether a charge can reach within 1" of a target.
 
-A path is the model's centre; its base (the widest disc that fits in it, `clearance`) may not
-overlap impassable terrain. Charge reach searches a visibility graph (start, corners of every
-piece just outside it, points around the targets) with Dijkstra; each leg costs as a path does.
+A path is the model's centre; its base (its outline, not turning: `outline`) may not overlap
+impassable terrain. Charge reach searches a visibility graph with Dijkstra: the start, points around
+the targets, and the corners of every piece just outside it, where an impassable piece is grown by
+the true base outline (the Minkowski sum; its corners round, drawn by a circumscribed 32-gon so the
+path stays clear and is at most 0.003" per quarter turn longer than the round corner) and the
+outlines of difficult and climbing pieces carry a point every `EDGE_STEP` (where a path may cross
+them); each leg costs as a path does.
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
-from table.geometry import GRAZE, Point2, core, terrain_polygon
+from table.geometry import GRAZE, Point2, core, minkowski, swept, terrain_polygon
 from table.scene import Terrain
 
 NO_CLIMB = frozenset({"difficult", "flat", "road", "impassable"})
-RING = 16  # points tried around each charge target
+RING = 32  # points tried around each charge target
+EDGE_STEP = 0.25  # inches between the points put along difficult and climbing pieces' outlines
+STEER_SIDES = 32  # sides of the circumscribed base outline that impassable corners are steered round
 
 
 @dataclass(frozen=True)
@@ -56,23 +62,23 @@ class Terrain2D:
         difficult = [terrain_polygon(p) for p in pieces if p.has("difficult")]
         self.difficult = shapely.union_all(difficult) if difficult else None
 
-    def walls(self, clearance: float):
-        """The area a model's centre may not enter (impassable terrain grown by its clearance)."""
+    def walls(self, outline: np.ndarray):
+        """The area a model's centre may not enter: impassable terrain grown by its base outline
+        (centred on the origin), less the grazing tolerance."""
         if not self.blocking:
             return None
-        grown = shapely.union_all([poly.buffer(clearance) if clearance > 0 else poly
-                                   for _, poly in self.blocking])
-        wall = core(grown)
+        wall = core(shapely.union_all([minkowski(poly, outline) for _, poly in self.blocking]))
         shapely.prepare(wall)
         return wall
 
-    def cost(self, points: Sequence[Point2], clearance: float) -> PathCost:
-        """The cost of moving a model's centre along a polyline."""
+    def cost(self, points: Sequence[Point2], outline: np.ndarray) -> PathCost:
+        """The cost of moving a model's centre along a polyline, its base outline (centred on the
+        origin) keeping its facing."""
         if len(points) < 2:
             return PathCost(0.0, 0.0, 0.0)
         line = LineString(points)
-        swept = line.buffer(clearance) if clearance > 0 else line
-        stopped = tuple(p.id for p, poly in self.blocking if swept.intersects(core(poly)))
+        area = swept(outline, points)
+        stopped = tuple(p.id for p, poly in self.blocking if area.intersects(core(poly)))
         difficult = line.intersection(self.difficult).length if self.difficult is not None else 0.0
         climb, climbed = 0.0, []
         for piece, poly in self.climbing:
@@ -96,11 +102,14 @@ class Terrain2D:
             total = total + count * self.climb_cost * piece.height
         return total
 
-    def reach(self, start: Point2, goals: Sequence[tuple[Point2, float]], clearance: float,
-              limit: float) -> Reach | None:
-        """The cheapest path found from `start` to within a goal's radius of its point, costing <= limit."""
-        wall = self.walls(clearance)
-        nodes = [start, *self._corners(start, limit, clearance)]
+    def reach(self, start: Point2, goals: Sequence[tuple[Point2, float]], outline: np.ndarray,
+              steer: np.ndarray, limit: float) -> Reach | None:
+        """The cheapest path found from `start` to within a goal's radius of its point, costing <= limit.
+
+        `outline`: the base (centred on the origin) that must not overlap impassable terrain; `steer`:
+        a circumscribed outline of it whose corners the path is steered round."""
+        wall = self.walls(outline)
+        nodes = [start, *_within_reach(self._corners(start, limit, steer), start, goals, limit)]
         for (tx, ty), radius in goals:
             r = radius
             nodes += [(tx + r * math.cos(2 * math.pi * k / RING), ty + r * math.sin(2 * math.pi * k / RING))
@@ -135,21 +144,35 @@ class Terrain2D:
             return None
         return Reach(best, tuple((float(pts[k][0]), float(pts[k][1])) for k in path))
 
-    def _corners(self, start: Point2, limit: float, clearance: float) -> list[Point2]:
-        """Corners to steer round: impassable pieces grown by the clearance, other pieces' outlines,
-        each a hair outside, for pieces within `limit` of the start."""
+    def _corners(self, start: Point2, limit: float, steer: np.ndarray) -> list[Point2]:
+        """Points to steer by, each a hair outside its piece, for pieces within `limit` of the start:
+        the corners of impassable pieces grown by the `steer` outline, and points every EDGE_STEP
+        along the outlines of difficult and climbing pieces."""
         here = Point(start)
         found: list[Point2] = []
-        shapes = [(poly, clearance) for _, poly in self.blocking]
-        shapes += [(poly, 0.0) for _, poly in self.climbing]
+        shapes = [(minkowski(poly, steer), None) for _, poly in self.blocking if poly.distance(here) <= limit]
+        shapes += [(poly, EDGE_STEP) for _, poly in self.climbing]
         if self.difficult is not None:
-            shapes += [(g, 0.0) for g in getattr(self.difficult, "geoms", [self.difficult])]
-        for poly, grow in shapes:
+            shapes += [(g, EDGE_STEP) for g in getattr(self.difficult, "geoms", [self.difficult])]
+        for poly, step in shapes:
             if poly.distance(here) > limit:
                 continue
-            outline = poly.buffer(grow + 4 * GRAZE, join_style="mitre", mitre_limit=10.0)
-            found += [tuple(c) for c in shapely.get_coordinates(outline.boundary)[:-1].tolist()]
-        return found
+            outline = poly.buffer(4 * GRAZE, join_style="mitre", mitre_limit=10.0).boundary
+            if step is not None:
+                outline = shapely.segmentize(outline, step)
+            found += [tuple(c) for c in shapely.get_coordinates(outline).tolist()]
+        return list(dict.fromkeys(found))
+
+
+def _within_reach(points: list[Point2], start: Point2, goals: Sequence[tuple[Point2, float]],
+                  limit: float) -> list[Point2]:
+    """The points a path of at most `limit` from `start` to a goal could pass (an ellipse test)."""
+    if not points:
+        return points
+    p = np.asarray(points, dtype=float)
+    to_goal = np.min([np.hypot(*(p - g).T) - r for g, r in goals], axis=0) if goals else 0.0
+    keep = np.hypot(*(p - start).T) + np.maximum(to_goal, 0.0) <= limit + 1e-9
+    return [points[k] for k in np.flatnonzero(keep).tolist()]
 
 
 def _pieces(geometry) -> int:

@@ -17,15 +17,15 @@ import shapely
 
 from table.dice import Pool, reroll, roll, successes
 from table.errors import QueryError
-from table.geometry import Point2, footprint, inner_radius, terrain_polygons
+from table.geometry import MM_PER_INCH, Point2, base_outline, footprint, inner_radius, terrain_polygons
 from table.rules.base import question, register
 from table.rules.inch import InchRuleset, finite, inches
 from table.rules.synaptik.cover import Bases, covers_on_lines
 from table.rules.synaptik.los import Sight, SightLines
-from table.rules.synaptik.move import Terrain2D
+from table.rules.synaptik.move import STEER_SIDES, Terrain2D
 from table.rules.synaptik.orders import SUCCESS, allowance, firing_line, initiative, order_name
 from table.rules.synaptik.units import MELEE_RANGE, band_of, cohesion, melee_contacts
-from table.scene import Model, Unit, Weapon
+from table.scene import Base, Model, Unit, Weapon
 from table.spatial import ShapeIndex, corner_joint, joined_cores
 
 DICE = (3, 6, 8, 10)
@@ -43,6 +43,7 @@ class Synaptik(InchRuleset):
         "los_block_height": 2.0,  # impassable terrain taller than this blocks sight
         "climb_cost": 2.0,  # inches of movement per inch of height climbed over
         "firing_line_models": "beyond_first_ten",  # or `every_ten` (see the rulings page)
+        "move_base": "outline",  # a moving base keeps its facing; `disc`: the widest disc in it (it may turn)
         "corner_joint": "closed",  # blockers touching only at a corner block through it; `open`: they do not
     }
 
@@ -273,7 +274,7 @@ class Synaptik(InchRuleset):
             raise QueryError("usage: query SCENE move MODEL ORDER X1,Y1 [X2,Y2 ...]")
         path = [model.position, *(parse_point(p) for p in points)]
         limit = allowance(key, self.movement_of(self.unit(model.unit)))
-        cost = self.ground.cost(path, inner_radius(model.base))
+        cost = self.ground.cost(path, self.move_outlines(model)[0])
         problems = []
         if cost.impassable:
             problems.append(f"the base crosses impassable terrain {', '.join(cost.impassable)}")
@@ -304,7 +305,7 @@ class Synaptik(InchRuleset):
         found = []
         for m in chargers:
             goals = [(t.position, self.reach_radius(m, t)) for t in targets]
-            reach = self.ground.reach(m.position, goals, inner_radius(m.base), limit)
+            reach = self.ground.reach(m.position, goals, *self.move_outlines(m), limit)
             found.append({"model": m.id, "reachable": reach is not None,
                           "cost": inches(reach.cost) if reach else None,
                           "path": [list(p) for p in reach.path] if reach else None})
@@ -313,6 +314,18 @@ class Synaptik(InchRuleset):
                 "model": best["model"] if best else None, "cost": best["cost"] if best else None,
                 "path": best["path"] if best else None, "models": found,
                 "disorder_if_not": True}
+
+    def move_outlines(self, model: Model) -> tuple[np.ndarray, np.ndarray]:
+        """The outline a moving base keeps clear of impassable terrain (centred on the origin), and a
+        circumscribed one to steer round corners by (`move_base` ruling)."""
+        reading = self.rulings["move_base"]
+        if reading not in ("outline", "disc"):
+            raise QueryError(f"ruling move_base: expected one of outline, disc, got {reading!r}")
+        base, heading = model.base, model.heading
+        if reading == "disc":
+            across = 2 * MM_PER_INCH * inner_radius(base)
+            base, heading = Base("circle", across, across), 0.0
+        return base_outline(base, heading), base_outline(base, heading, STEER_SIDES)
 
     def reach_radius(self, charger: Model, target: Model) -> float:
         """Centre distance at which the charger is in melee with the target under the measure ruling."""
