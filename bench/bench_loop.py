@@ -34,7 +34,7 @@ from vision.sources import SyntheticSource
 from vision.synthetic_scene import SceneMarker, from_scene
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENE = ROOT / "table" / "data" / "demo-synaptik.json"
+SCENE = ROOT / "table" / "data" / "demo.json"
 
 
 def scripted_frames(config, count: int):

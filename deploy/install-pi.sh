@@ -109,8 +109,7 @@ source = "auto"          # the Pi camera, else a USB camera
 # intrinsics = "lens.toml"   # after: smarttable calibrate-lens capture --config $CONFIG
 
 [game]
-ruleset = "synaptik"
-scene = "$ROOT/table/data/demo-synaptik.json"   # the scene a new game starts from
+scene = "$ROOT/table/data/demo.json"   # the scene a new game starts from
 
 [hardware]
 pin_map = "$ROOT/firmware_cfg/$PINS"

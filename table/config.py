@@ -44,6 +44,16 @@ def _one_of(*choices: str) -> Callable[[Any], str | None]:
     return check
 
 
+def _rule_system(value: Any) -> str | None:
+    """Empty (the scene's rule system), or the name of an installed one."""
+    from table import registry  # here: reading entry points only when the key is given
+
+    if value == "":
+        return None
+    known = registry.names()
+    return None if value == "" or value in known else f"must be one of {', '.join(known)}, got {value!r}"
+
+
 def _unit_interval(value: Any) -> str | None:
     return None if 0 <= value <= 1 else f"must be between 0 and 1, got {value}"
 
@@ -86,7 +96,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "move_threshold_in": Key(NUMBER, 0.05, _positive),
     },
     "game": {
-        "ruleset": Key(str, "synaptik", _one_of("synaptik", "age_of_tyrants", "syniad", "hex_skirmish")),
+        "ruleset": Key(str, "", _rule_system),
         "scene": Key(str, ""),
         "rulings": Key(dict, {}),
     },

@@ -1,6 +1,6 @@
 """Dice pools: parse `3d8+2d6`, roll with a seeded `random.Random`, count successes, reroll once.
 
-Generic: a rule system passes its success threshold (Synaptik: 5+) and its own die kinds. A `d3`
+Generic: a rule system passes its success threshold (say 5+) and its own die kinds. A `d3`
 is rolled as a d6 halved and rounded up; it yields a number, never a success.
 """
 

@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from table import registry
 from table.errors import SceneError
 from table.jsoncheck import JsonReader, kind_of
 from table.scene_rules import (
@@ -28,7 +29,6 @@ from table.scene_rules import (
 )
 
 FORMAT = "smarttable-scene/1"
-RULESETS = ("synaptik", "age_of_tyrants", "syniad", "hex_skirmish")
 TERRAIN_TRAITS = frozenset({
     "light_cover", "heavy_cover", "difficult", "impassable", "road", "elevated", "flat",
     "defensible", "shelter", "concealment", "fordable", "water", "wreckage",
@@ -306,8 +306,9 @@ def parse_scene(document: Any, source: str = "") -> Scene:
     if data.get("format") != FORMAT:
         raise r.fail("format", f"expected {FORMAT!r}, got {data.get('format')!r}")
     ruleset = data.get("ruleset")
-    if ruleset not in RULESETS:
-        raise r.fail("ruleset", f"unknown rule system {ruleset!r} (expected one of {', '.join(RULESETS)})")
+    known = registry.names()
+    if ruleset not in known:
+        raise r.fail("ruleset", f"unknown rule system {ruleset!r} (expected one of {', '.join(known)})")
     keys = known_keys(ruleset)
     r.keys(data, "$", keys["scene"])
     board_data = r.obj(data.get("board", {}), "board")

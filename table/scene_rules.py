@@ -6,12 +6,13 @@ on its class (`Ruleset.extra_scene_keys`), so that a misspelt key is an error, n
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 
 import shapely
 from shapely.geometry import Polygon
 from shapely.validation import explain_validity
+
+from table import registry
 
 SCENE_PLACES = ("scene", "board", "hexgrid", "terrain", "hexes", "hexsides", "unit", "weapon", "model",
                 "base")
@@ -38,22 +39,13 @@ MIN_HEX_SIZE = 0.25  # inches centre to corner: a hex half an inch across, about
 MAX_HEXES = 50_000  # hexes the grid lays on the board (a 48" board with 0.25" hexes has about 14,000)
 
 
-_DECLARED: dict[str, Mapping[str, frozenset[str]]] = {}
-
-
-def declare_scene_keys(ruleset: str, extra: Mapping[str, frozenset[str]]) -> None:
-    """Called as a rule system registers: the keys its class declares (`Ruleset.extra_scene_keys`)."""
+def known_keys(ruleset: str) -> dict[str, frozenset[str]]:
+    """The keys a scene of `ruleset` may use at each place: the contract's and the rule system's own
+    (`Ruleset.extra_scene_keys`, read from its class through the registry)."""
+    extra = registry.find(ruleset).extra_scene_keys
     unknown = set(extra) - set(SCENE_PLACES)
     if unknown:
         raise ValueError(f"{ruleset}: extra_scene_keys for unknown place(s) {sorted(unknown)}")
-    _DECLARED[ruleset] = extra
-
-
-def known_keys(ruleset: str) -> dict[str, frozenset[str]]:
-    """The keys a scene of `ruleset` may use at each place: the contract's and the rule system's own."""
-    if ruleset not in _DECLARED:  # load the rule systems on first use (they declare as they register)
-        importlib.import_module("table.rules")
-    extra = _DECLARED.get(ruleset, {})
     return {place: CONTRACT_KEYS[place] | frozenset(extra.get(place, ())) for place in SCENE_PLACES}
 
 

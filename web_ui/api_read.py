@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib import resources
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
-from table.rules import all_rulesets
+from table.errors import QueryError
+from table.rules import all_rulesets, get_ruleset
 from web_ui import capabilities, storage
 from web_ui.context import panel
 from web_ui.errors import ApiError
 from web_ui.inputs import argument, parse_int, query_int
 from web_ui.openapi import document
 from web_ui.queries import ask, questions
-from web_ui.rolls import BY_RULESET
 from web_ui.sse import stream
 
 bp = Blueprint("api_read", __name__, url_prefix="/api")
@@ -58,9 +59,21 @@ def list_questions():
 
 @bp.get("/rulesets")
 def rulesets():
-    found = [{"name": r.name, "title": r.title or r.name, "rulings": dict(r.default_rulings),
-              "rolls": list(BY_RULESET.get(r.name, ()))} for r in all_rulesets()]
+    found = [r.declaration() for r in all_rulesets()]
     return jsonify({"rulesets": found})
+
+
+@bp.get("/rulesets/<name>/panel.js")
+def panel_script(name: str):
+    """A rule system's own panel module (`Ruleset.panel_script`), read from its package."""
+    try:
+        rules = get_ruleset(name)
+    except QueryError:
+        rules = None
+    if rules is None or rules.panel_script is None:
+        raise ApiError(404, "name", f"no panel module for {name!r}")
+    script = resources.files(rules.__module__.rpartition(".")[0]) / rules.panel_script
+    return Response(script.read_text(encoding="utf-8"), mimetype="text/javascript")
 
 
 @bp.get("/query/<question>")

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify
+from flask.blueprints import BlueprintSetupState
 
+from table import registry
 from table.errors import QueryError, SceneError, TableError
-from table.rules import get_ruleset
-from table.scene import RULESETS, parse_scene
+from table.rules import all_rulesets, get_ruleset
+from table.scene import parse_scene
 from web_ui import storage
 from web_ui.auth import needs_pin
 from web_ui.context import panel
@@ -101,40 +103,42 @@ def weapon():
     return run("weapon", "weapon", weapon=name)
 
 
-SYNIAD_UNIT_ACTIONS = {"select_unit", "add_attacker", "remove_attacker"}
-SYNIAD_HEX_ACTIONS = {"select", "move", "rotate", "select_target"}
-SYNIAD_PLAIN_ACTIONS = {"resolve", "cancel"}
-
-
-@bp.post("/syniad")
 @needs_pin
-def syniad():
-    """A Syniad game action: select a target hex, add or remove attackers, resolve or cancel..."""
+def game_action(system: str):
+    """An action of a rule system's live game (`Ruleset.live_game`), posted to /api/<rule system>:
+    `{"action"}` plus the `unit` or `hex` the action takes; its phase action goes through
+    /api/phase/advance."""
+    game = get_ruleset(system).live_game
     data = body()
     only(data, {"action", "unit", "hex"})
     action = data.get("action")
-    if not isinstance(action, str):
-        action = ""
-    if action in SYNIAD_UNIT_ACTIONS:
-        only(data, {"action", "unit"})
-        args: list[Any] = [known_id(data.get("unit"), "unit")]
-    elif action in SYNIAD_HEX_ACTIONS:
-        only(data, {"action", "hex"})
+    actions = {a: kind for a, kind in game.arguments.items() if a != game.phase_action}
+    if not isinstance(action, str) or action not in actions:
+        raise ApiError(400, "action", f"expected one of {', '.join(sorted(actions))}")
+    kind = actions[action]
+    only(data, {"action", kind} if kind else {"action"})
+    args: list[Any] = []
+    if kind == "unit":
+        args = [known_id(data.get("unit"), "unit")]
+    elif kind == "hex":
         args = [hex_of(data.get("hex"), "hex")]
-    elif action in SYNIAD_PLAIN_ACTIONS:
-        only(data, {"action"})
-        args = []
-    else:
-        known = sorted(SYNIAD_UNIT_ACTIONS | SYNIAD_HEX_ACTIONS | SYNIAD_PLAIN_ACTIONS)
-        raise ApiError(400, "action", f"expected one of {', '.join(known)}")
-    return run("syniad", "action", action=action, args=args)
+    return run(system, "action", action=action, args=args)
+
+
+@bp.record_once
+def _game_routes(state: BlueprintSetupState) -> None:
+    """POST /api/<rule system> for each rule system that keeps a live game."""
+    for rules in all_rulesets():
+        if rules.live_game is not None:
+            state.add_url_rule(f"/{rules.name}", f"game_{rules.name}", game_action,
+                               defaults={"system": rules.name}, methods=["POST"])
 
 
 @bp.post("/roll")
 @needs_pin
 def roll():
     ruleset = panel().controller.snapshot().ruleset
-    return run("roll", "kind", **check_roll(ruleset, body()))
+    return run("roll", "kind", **check_roll(get_ruleset(ruleset), body()))
 
 
 @bp.post("/warnings/<warning_id>/acknowledge")
@@ -226,7 +230,7 @@ def settings():
     snapshot = panel().controller.snapshot()
     ruleset = snapshot.ruleset
     if "ruleset" in data:
-        ruleset = params["ruleset"] = choice(data["ruleset"], "ruleset", RULESETS)
+        ruleset = params["ruleset"] = choice(data["ruleset"], "ruleset", tuple(registry.names()))
     if "rulings" in data:
         rulings = data["rulings"]
         if not isinstance(rulings, dict):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.scene import RULESETS, TERRAIN_TRAITS
+from table import registry
+from table.rules import all_rulesets
+from table.rules.declarations import PLAIN_DICE, DiceField, DiceKind
+from table.scene import TERRAIN_TRAITS
 from web_ui.auth import PIN_HEADER
 from web_ui.inputs import MAX_INT
 from web_ui.markers import IDS_PATTERN
@@ -62,8 +65,6 @@ def _object(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, 
 
 HEX = {"type": "array", "minItems": 2, "maxItems": 2,
        "items": {"type": "integer", "minimum": -1000, "maximum": 1000}}
-SYNIAD_ACTIONS = {"unit": ["add_attacker", "remove_attacker", "select_unit"],
-                  "hex": ["move", "rotate", "select", "select_target"], "": ["cancel", "resolve"]}
 
 SCHEMAS: dict[str, Any] = {
     "Error": {"type": "object", "required": ["error", "field"],
@@ -92,18 +93,46 @@ def _int(lo: int, hi: int) -> dict[str, Any]:
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
 
-STRENGTHS = {"type": "array", "minItems": 1, "maxItems": 30, "items": _int(1, 99)}
-ROLLS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "pool": ({"d6": _int(0, 60), "d8": _int(0, 60), "d10": _int(0, 60),
-              "reroll": {"type": "string", "enum": ["none", "failures"]}}, ()),
-    "attack": ({"attack": _int(0, 30), "modifiers": _int(-20, 20), "defence": _int(0, 30),
-                "defence_modifiers": _int(-20, 20)}, ("attack", "defence")),
-    "combat": ({"attackers": STRENGTHS, "defenders": STRENGTHS}, ("attackers", "defenders")),
-    "initiative": ({"armies": {"type": "array", "minItems": 1, "maxItems": 8, "items": {
-        "type": "object", "additionalProperties": False, "required": ["player"],
-        "properties": {"player": ID, "modifier": _int(-10, 20)}}}}, ("armies",)),
-    "dice": ({"count": _int(1, 60), "sides": _int(2, 100)}, ()),
-}
+def _field(spec: DiceField) -> dict[str, Any]:
+    """A dice form field's JSON schema."""
+    if spec.kind == "toggle":
+        return {"type": "string", "enum": list(spec.values)}
+    number = _int(spec.minimum, spec.maximum)
+    if spec.kind == "integers":
+        return {"type": "array", "minItems": 1, "maxItems": 30, "items": number}
+    if spec.kind == "per_player":
+        return {"type": "array", "minItems": 1, "maxItems": 8, "items": {
+            "type": "object", "additionalProperties": False, "required": ["player"],
+            "properties": {"player": ID, "modifier": number}}}
+    return number
+
+
+def _rolls() -> dict[str, tuple[dict[str, Any], tuple[str, ...]]]:
+    """Every rule system's dice kinds (and plain dice): their fields and which are required."""
+    kinds: dict[str, DiceKind] = {d.kind: d for r in all_rulesets() for d in r.dice}
+    kinds[PLAIN_DICE.kind] = PLAIN_DICE
+    return {kind: ({f.name: _field(f) for f in d.fields},
+                   tuple(f.name for f in d.fields if f.default is None)) for kind, d in kinds.items()}
+
+
+def _game_actions() -> dict[str, Any]:
+    """POST /api/<rule system> for each rule system with a live game: its actions and arguments."""
+    paths = {}
+    for rules in all_rulesets():
+        game = rules.live_game
+        if game is None:
+            continue
+        by_argument: dict[str, list[str]] = {}
+        for action, argument in game.arguments.items():
+            if action != game.phase_action:
+                by_argument.setdefault(argument or "", []).append(action)
+        schema = {"oneOf": [_object({"action": {"type": "string", "enum": sorted(actions)},
+                                     **({field: ID if field == "unit" else HEX} if field else {})},
+                                    ("action", field) if field else ("action",))
+                            for field, actions in sorted(by_argument.items())]}
+        title = rules.title or rules.name
+        paths[f"/api/{rules.name}"] = {"post": _change(f"A {title} game action", schema, 404)}
+    return paths
 
 
 def _roll(kind: str, props: dict[str, Any], required: tuple[str, ...]) -> dict[str, Any]:
@@ -113,13 +142,9 @@ def _roll(kind: str, props: dict[str, Any], required: tuple[str, ...]) -> dict[s
 
 def document() -> dict[str, Any]:
     ident_body = _object({"id": ID}, ("id",))
-    roll = {"oneOf": [_roll(kind, props, required) for kind, (props, required) in ROLLS.items()]}
-    syniad = {"oneOf": [_object({"action": {"type": "string", "enum": actions},
-                                 **({field: ID if field == "unit" else HEX} if field else {})},
-                                ("action", field) if field else ("action",))
-                        for field, actions in SYNIAD_ACTIONS.items()]}
+    roll = {"oneOf": [_roll(kind, props, required) for kind, (props, required) in _rolls().items()]}
     settings = {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": {
-        "ruleset": {"type": "string", "enum": list(RULESETS)}, "rulings": OBJ,
+        "ruleset": {"type": "string", "enum": registry.names()}, "rulings": OBJ,
         "brightness": {"type": "number", "minimum": 0, "maximum": 1}}}
     return {
         "openapi": "3.0.3",
@@ -138,7 +163,13 @@ def document() -> dict[str, Any]:
                                       "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                               **_errors(400, 429)}}},
             "/api/openapi.json": {"get": _read("This document", OBJ)},
-            "/api/rulesets": {"get": _read("Every rule system, its rulings options and dice", OBJ)},
+            "/api/rulesets": {"get": _read("Every rule system and what it declares: rulings options, "
+                                           "phases, dice forms", OBJ)},
+            "/api/rulesets/{name}/panel.js": {"get": {
+                "summary": "A rule system's own panel module (a JS module), if it has one",
+                "parameters": [_q("name", NAME, "path")],
+                "responses": {"200": {"description": "JavaScript", "content": {"text/javascript": {
+                    "schema": {"type": "string"}}}}, **_errors(404)}}},
             "/api/questions": {"get": _read("The questions the table's rule system answers", OBJ)},
             "/api/query/{question}": {"get": _read(
                 "Ask the rule system (distance, los, band, cohesion, moves...)", OBJ, 400, 404,
@@ -178,8 +209,7 @@ def document() -> dict[str, Any]:
                                                  _object({"hex": {**HEX, "nullable": True}}))},
             "/api/weapon": {"post": _change("The weapon whose range bands the LEDs show", _object(
                 {"weapon": {"type": "string", "minLength": 1, "maxLength": 64, "nullable": True}}))},
-            "/api/syniad": {"post": _change("A Syniad combat action (target hex, attackers, resolve, cancel)",
-                                            syniad, 404)},
+            **_game_actions(),
             "/api/roll": {"post": _change("Roll dice as the rule system does (logged)", roll)},
             "/api/warnings/{warning_id}/acknowledge": {"post": _change(
                 "Acknowledge a warning", _object({}), 404, params=[_q("warning_id", ID, "path")])},

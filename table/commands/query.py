@@ -7,8 +7,6 @@ import json
 from typing import Any
 
 from table.errors import QueryError
-from table.rules import get_ruleset
-from table.scene import load_scene
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,6 +42,9 @@ def parse_rulings(pairs: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> Any:
+    from table.rules import get_ruleset  # here: `--help` loads no rule system
+    from table.scene import load_scene
+
     scene = load_scene(args.scene)
     ruleset = get_ruleset(scene.ruleset)(scene, parse_rulings(args.ruling))
     return ruleset.ask(args.question, list(args.args), seed=args.seed)

@@ -34,11 +34,11 @@ from table.live.display import AnswerCache
 from table.live.gamelog import GameLog
 from table.live.hex_tracking import HexTracker
 from table.live.leds import LedLayout
+from table.live.live_games import LiveGames
 from table.live.observe import move_events, pointed_model
 from table.live.outputs import Outputs
 from table.live.session import GameState, Session, new_game
-from table.live.syniad_table import SyniadTable
-from table.live.table_commands import COMMANDS, ButtonActions
+from table.live.table_commands import COMMANDS, ButtonActions, handler
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
 from table.scene import Scene, parse_scene
@@ -93,7 +93,7 @@ class TableController(Outputs):
         self._fresh_report: tuple[Scene, dict[str, Any] | None] | None = None   # from the worker
         self._report_asked: Scene | None = None
         self.hexes = HexTracker()
-        self.syniad = SyniadTable()
+        self.games = LiveGames()
         self._background = Background(self._settled)
         self.buttons = ButtonActions(self)
         hardware.on_button(self.buttons.pressed)
@@ -195,12 +195,12 @@ class TableController(Outputs):
     # ------------------------------------------------------------ commands (panel, buttons)
 
     def command(self, name: str, **params: Any) -> dict[str, Any]:
-        handler = COMMANDS.get(name)
-        if handler is None:
+        run = handler(self, name)
+        if run is None:
             raise QueryError(f"unknown command {name!r} (known: {', '.join(sorted(COMMANDS))})")
         with self._lock:
             try:
-                result = handler(self, **params)
+                result = run(self, **params)
             except TypeError as exc:
                 raise QueryError(f"{name}: {exc}") from None
             self._refresh()
@@ -265,7 +265,7 @@ class TableController(Outputs):
         if snapper is not None:
             for event in events:
                 event["hex"] = list(snapper.snap(event["model"], *event["to"]))
-            events += self.syniad.camera_moves(self.state, events)
+            events += self.games.camera_moves(self.state, events)
         pointer_id = self.config["markers"]["pointer_id"]
         pointed = pointed_model(self.state, obs, pointer_id)
         if pointed is not None and pointed != self._pointer_pick and pointed != self.state.selected:

@@ -26,7 +26,7 @@ class Step:
     pause_s: float = 2.0
 
 
-# The demo game on table/data/demo-synaptik.json (markers 10-13 player A, 20-23 player B).
+# The demo game on table/data/demo.json (markers 10-13 player A, 20-23 player B).
 SCRIPT: tuple[Step, ...] = (
     Step("wait", None, 3.0),
     Step("press", "next_phase"),                               # initiative -> activations (player A)

@@ -17,7 +17,6 @@ from table.geometry import base_radius, footprint_vertices
 from table.live import highlight as hl
 from table.live.session import GameState
 from table.rules import get_ruleset
-from table.rules.age_of_tyrants.ruleset import DEPLOY_DEPTH
 from table.rules.base import Ruleset
 from table.scene import Model, Scene
 
@@ -74,7 +73,7 @@ class Answers:
     distance: dict[str, Any] | None = None
     moves: dict[str, Any] | None = None
     path: dict[str, Any] | None = None                         # to the chosen hex (hex systems)
-    template: dict[str, Any] | None = None                     # bombard template over the target
+    template: dict[str, Any] | None = None                     # attack template over the target
     deployment: dict[str, Any] | None = None                   # zones, in the deployment phase
     areas: dict[str, Any] | None = None                        # the unit's `bands` (the weapon shown)
 
@@ -88,16 +87,16 @@ class Answers:
 
 
 def deployment(state: GameState, ruleset: Ruleset) -> dict[str, Any] | None:
-    """Each player's deployment zone and the models standing outside theirs, from the rule
-    system's `deploy` answers: hexes (hex skirmish: `deploy`), or the 6" strip along the table edge
-    each base is measured to (Age of Tyrants: `deploy UNIT`)."""
-    scene = state.scene
-    if "deploy" not in ruleset.questions():
+    """Each player's deployment zone and the models standing outside theirs, as the rule system
+    declares them (`Ruleset.deployment`) from its `deploy` answers: the zones' hexes, or the strip
+    along the table edge each base is measured to."""
+    scene, declared = state.scene, ruleset.deployment
+    if declared is None or "deploy" not in ruleset.questions():
         return None
-    if scene.hexgrid is not None:
+    if declared.kind == "hexes":
         answer = ask(ruleset, "deploy")
         if not isinstance(answer, dict) or not isinstance(answer.get("zones"), dict):
-            return None           # Syniad's `deploy` checks stacks: no zones
+            return None
         zones = [{"player": p, "hexes": z["hexes"]} for p, z in sorted(answer["zones"].items())]
         outside = [m.id for u in answer.get("units", []) if not u.get("ok")
                    for m in scene.models_of(u["unit"])]
@@ -110,22 +109,17 @@ def deployment(state: GameState, ruleset: Ruleset) -> dict[str, Any] | None:
             edges.setdefault(unit.player, row["edge"])
             if not row["in_zone"]:
                 outside.append(row["model"])
-    zones = [{"player": p, "edge": e, "polygon": _edge_strip(scene, e)} for p, e in sorted(edges.items())]
+    zones = [{"player": p, "edge": e, "polygon": _edge_strip(scene, e, declared.depth)}
+             for p, e in sorted(edges.items())]
     return {"zones": zones, "outside": outside} if zones else None
 
 
-def _edge_strip(scene: Scene, edge: str) -> list[list[float]]:
-    """The Age of Tyrants deployment zone: the board within 6" of one table edge."""
-    w, h, d = scene.board.width, scene.board.height, DEPLOY_DEPTH
+def _edge_strip(scene: Scene, edge: str, depth: float) -> list[list[float]]:
+    """A deployment zone: the board within `depth` inches of one table edge."""
+    w, h, d = scene.board.width, scene.board.height, depth
     x0, y0, x1, y1 = {"top": (0, 0, w, d), "bottom": (0, h - d, w, h), "left": (0, 0, d, h),
                       "right": (w - d, 0, w, h)}[edge]
     return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
-
-
-# Rule systems whose `band A B` between a unit and a model depends on those models alone (the
-# distance between their bases and the unit's weapons), not on where any other model stands: their
-# answers are kept per placement of those models and asked again only when one of them moved.
-PAIRWISE_BANDS = frozenset({"synaptik", "age_of_tyrants"})
 
 
 def _place(model: Model) -> tuple[Any, ...]:
@@ -144,7 +138,7 @@ class AnswerCache:
     def band(self, state: GameState, ruleset: Ruleset, unit: str, b: Model, weapon: tuple[str, ...]) -> Any:
         """`band UNIT B [WEAPON]`, remembered by where the unit's models and B stand."""
         scene: Scene = state.scene
-        if scene.ruleset not in PAIRWISE_BANDS:
+        if not ruleset.pairwise_bands:
             self.asked += 1
             return ask(ruleset, "band", unit, b.id, *weapon)
         context = (scene.ruleset, scene.units, scene.terrain, scene.board,
@@ -197,14 +191,14 @@ def answers_for(state: GameState, ruleset: Ruleset, cache: AnswerCache | None = 
     target = state.target
     hexes = scene.hexgrid is not None
     to = state.destination
-    bombards = "bombard" in scene.unit(model.unit).stats
+    template = ruleset.shows_template(scene.unit(model.unit))
     return Answers(model.id, model.unit, target, bands,
                    ask(ruleset, "band", model.unit, target, *weapon) if target else None,
                    ask(ruleset, "los", model.id, target) if target else None,
                    ask(ruleset, "distance", model.id, target) if target else None,
                    ask(ruleset, "moves", model.unit) if hexes else None,
                    ask(ruleset, "path", model.unit, f"{to[0]},{to[1]}") if hexes and to else None,
-                   ask(ruleset, "template", target, model.unit) if target and bombards else None,
+                   ask(ruleset, "template", target, model.unit) if target and template else None,
                    deploying, areas)
 
 
@@ -228,7 +222,7 @@ def _zones(state: GameState, deploying: dict[str, Any] | None) -> list[hl.Region
 
 def regions_for(state: GameState, answers: Answers) -> list[hl.Region]:
     """Highlight regions, bottom to top: deployment zones, movement range, range bands, the path
-    to the chosen hex, the bombard template, cover and sight line, then one spot per model (band
+    to the chosen hex, the attack template, cover and sight line, then one spot per model (band
     colour for enemies, white for the selection; a model outside its deployment zone: purple)."""
     scene = state.scene
     regions: list[hl.Region] = _zones(state, answers.deployment)

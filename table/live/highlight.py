@@ -38,9 +38,9 @@ GREY: RGB = (40, 40, 40)
 
 # What each colour means on the table; one table for every rule system's band names.
 BAND_COLOURS: dict[str, RGB] = {
-    "hot": VERMILLION, "standard": YELLOW, "cold": BLUE,                       # Synaptik
-    "close_assault": VERMILLION, "short": ORANGE, "medium": YELLOW, "long": BLUE,   # Age of Tyrants
-    "optimal": YELLOW, "maximum": BLUE,                                        # hex skirmish
+    "hot": VERMILLION, "standard": YELLOW, "cold": BLUE,
+    "close_assault": VERMILLION, "short": ORANGE, "medium": YELLOW, "long": BLUE,
+    "optimal": YELLOW, "maximum": BLUE,
     "out_of_range": GREY,
 }
 SELECTED: RGB = WHITE
@@ -50,7 +50,7 @@ COVER_LIGHT: RGB = ORANGE
 COVER_HEAVY: RGB = SKY_BLUE
 MOVE_RANGE: RGB = BLUISH_GREEN
 PATH: RGB = YELLOW              # the cheapest path to the chosen hex, over the movement range
-TEMPLATE: RGB = VERMILLION      # the bombard template and the bases it touches
+TEMPLATE: RGB = VERMILLION      # an attack template and the bases it touches
 PLAYER_COLOURS: tuple[RGB, ...] = (ORANGE, SKY_BLUE, YELLOW, REDDISH_PURPLE)
 
 

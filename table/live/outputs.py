@@ -155,9 +155,9 @@ class Outputs:
                      "last_roll": state.last_roll}
         phase = state.phase_dict()
         seen = self._seen if self.status["frames"] else None
-        syniad = self.syniad.view(state, self.hexes.observed(state, seen))
-        if syniad is not None:
-            phase["syniad"] = syniad
+        game = self.games.view(state, self.hexes.observed(state, seen))
+        if game is not None:
+            phase[state.scene.ruleset] = game
         with self._snap_cond:
             self._snapshot = Snapshot(self._snapshot.seq + 1, status, state.scene.ruleset, phase,
                                       doc, tuple(self._warnings), self.frame, selection,

@@ -20,7 +20,7 @@ from table.live.gamelog import GameLog
 from table.live.leds import load_layout
 from table.scene import Scene, load_scene, parse_scene
 
-DEMO_SCENE = PACKAGE_ROOT / "table" / "data" / "demo-synaptik.json"
+DEMO_SCENE = PACKAGE_ROOT / "table" / "data" / "demo.json"
 
 
 @dataclass

@@ -13,23 +13,15 @@ from typing import Any
 
 from table.errors import QueryError
 from table.hexgrid import HexLayout
+from table.rules import get_ruleset
+from table.rules.base import Ruleset
+from table.rules.declarations import Phase
 from table.scene import Model, Scene, parse_scene, scene_to_dict
 
-# Phase steps per rule system: (phase, player) where player is an index into the scene's players,
-# "alternate" (players take turns activating units; `confirm` passes to the other player), or None.
-# A "deployment" step comes once, before the first turn's other steps.
-PHASES: dict[str, tuple[tuple[str, int | str | None], ...]] = {
-    "synaptik": (("initiative", None), ("activations", "alternate"), ("end of turn", None)),
-    "age_of_tyrants": (("deployment", None), ("initiative", None), ("orders", "alternate"),
-                       ("end of turn", None)),
-    "syniad": (("movement", 0), ("combat", 0), ("movement", 1), ("combat", 1)),
-    "hex_skirmish": (("deployment", None), ("hero", None), ("movement", None), ("ability", None),
-                     ("shooting", None), ("melee", None)),
-}
-# Synaptik orders change how far a unit may move in its activation (Orders section).
-ORDER_ALLOWANCE = {"standard": 1.0, "maneuver": 2.0, "charge": 2.0, "regroup": 0.5}
 UNDOABLE = frozenset({"phase", "select", "target", "confirm", "acknowledge", "terrain", "marker", "settings",
-                      "destination", "syniad", "weapon"})
+                      "destination", "weapon"})
+# Besides these, a rule system with a live game (`Ruleset.live_game`) logs its game's actions as events
+# of the kind named after the rule system (undoable too).
 KINDS = UNDOABLE | {"game_start", "move", "measure", "roll", "warning", "warning_cleared", "camera", "undo"}
 
 
@@ -64,16 +56,21 @@ class GameState:
     destination: tuple[int, int] | None = None    # the hex the selected unit's path leads to
     origin: Scene | None = None                   # the scene the game started with
     seed: int | None = None                       # the game's dice seed (from game_start)
-    syniad: tuple[tuple[str, tuple[Any, ...]], ...] = ()   # Syniad actions (live/syniad_table.py)
     weapons: tuple[tuple[str, str], ...] = ()     # unit id -> the weapon chosen to show (`weapon` events)
+    actions: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # the rule system's live game (Ruleset.live_game)
+
+    @property
+    def rules(self) -> type[Ruleset]:
+        """The scene's rule system (its class: what it declares)."""
+        return get_ruleset(self.scene.ruleset)
 
     @property
     def players(self) -> list[str]:
         return sorted({u.player for u in self.scene.units})
 
     @property
-    def steps(self) -> tuple[tuple[str, int | str | None], ...]:
-        return PHASES.get(self.scene.ruleset, (("play", None),))
+    def steps(self) -> tuple[Phase, ...]:
+        return self.rules.phases
 
     @property
     def phase(self) -> str:
@@ -158,19 +155,23 @@ def _phase(state: GameState) -> GameState:
     step, turn = state.step + 1, state.turn
     if step >= len(state.steps):
         step, turn = (1 if state.steps[0][0] == "deployment" else 0), turn + 1
-    actions = (*state.syniad, ("next_phase", ())) if state.scene.ruleset == "syniad" else state.syniad
+    game = state.rules.live_game
+    actions = state.actions
+    if game is not None and game.phase_action:
+        actions = (*actions, (game.phase_action, ()))
     return replace(state, step=step, turn=turn, activation=None, finished=(), selected=None, target=None,
-                   player_index=0, destination=None, syniad=actions)
+                   player_index=0, destination=None, actions=actions)
 
 
 def _select(state: GameState, event: dict[str, Any]) -> GameState:
     if event.get("model") is None:
         return replace(state, selected=None, target=None, destination=None)
     model = _model(state, event["model"])
-    order = event.get("order") or "standard"
-    if order not in ORDER_ALLOWANCE:
-        raise QueryError(f"unknown order {order!r} (known: {', '.join(ORDER_ALLOWANCE)})")
-    factor = ORDER_ALLOWANCE[order]
+    order = event.get("order")
+    factors = state.rules.order_factors
+    if order and order not in factors:
+        raise QueryError(f"unknown order {order!r} (known: {', '.join(factors) or 'none'})")
+    factor = factors[order] if order else 1.0
     target = state.target if state.target and _unit_of(state, state.target) != model.unit else None
     destination = state.destination if state.selected == model.id else None
     state = replace(state, selected=model.id, target=target, destination=destination)
@@ -269,9 +270,9 @@ def apply(state: GameState | None, event: dict[str, Any]) -> GameState:
         return _target(state, event)
     if kind == "destination":
         return _destination(state, event)
-    if kind == "syniad":
+    if is_game_action(state, kind):
         args = tuple(tuple(a) if isinstance(a, list) else a for a in event.get("args", []))
-        return replace(state, syniad=(*state.syniad, (str(event["action"]), args)))
+        return replace(state, actions=(*state.actions, (str(event["action"]), args)))
     if kind == "weapon":
         return _weapon(state, event)
     if kind == "confirm":
@@ -291,6 +292,11 @@ def apply(state: GameState | None, event: dict[str, Any]) -> GameState:
     if kind in KINDS:  # measure, warning, camera: recorded, no state of their own
         return state
     raise QueryError(f"unknown event kind {kind!r}")
+
+
+def is_game_action(state: GameState, kind: Any) -> bool:
+    """Whether an event of `kind` is an action of the rule system's live game."""
+    return kind == state.scene.ruleset and state.rules.live_game is not None
 
 
 class Session:
@@ -322,7 +328,7 @@ class Session:
         kind = event.get("kind")
         if kind == "undo":
             self._undo.pop()
-        elif kind in UNDOABLE and self.state is not None:
+        elif self.state is not None and (kind in UNDOABLE or is_game_action(self.state, kind)):
             self._undo = [*self._undo[-(self.UNDO_DEPTH - 1):], self.state]
         elif kind == "game_start":
             self._undo = []

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from table.errors import QueryError, TableError
-from table.live import display, rolls, syniad_table
+from table.live import display, rolls
+from table.live.live_games import LiveGames
 from table.live.session import GameState, Session
-from table.live.syniad_table import SyniadTable
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
 from table.scene import Scene, parse_scene
@@ -25,7 +25,7 @@ class TableController(Protocol):
 
     rng: random.Random
     session: Session
-    syniad: SyniadTable
+    games: LiveGames
     game: int | None
 
     @property
@@ -111,14 +111,18 @@ def weapon(c: TableController, weapon: Any = None, unit: Any = None) -> dict[str
             "weapons": (areas or {}).get("weapons", [])}
 
 
-def syniad(c: TableController, action: str, args: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
-    """A Syniad game action (select_unit, move, select_target, add_attacker, resolve...); the
-    phase advances through `advance_phase`, which keeps the table's phases in step."""
-    logged = syniad_table.action_args(action, args)
-    if action == "next_phase":
+def game_action(c: TableController, action: str, args: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
+    """An action of the rule system's live game (`Ruleset.live_game`); its phase action goes through
+    `advance_phase`, which keeps the table's phases in step. The command and the event are named after
+    the rule system."""
+    game = c.games.of(c.state)
+    if game is None:
+        raise QueryError(f"{c.state.scene.ruleset} keeps no live game")
+    logged = game.action_args(action, args)
+    if action == game.phase_action:
         return advance_phase(c)
-    answer = c.syniad.trial(c.state, action, logged)
-    c.emit({"kind": "syniad", "action": action, "args": logged})
+    answer = game.trial(c.state, action, logged)
+    c.emit({"kind": c.state.scene.ruleset, "action": action, "args": logged})
     return answer if isinstance(answer, dict) else {"answer": answer}
 
 
@@ -131,7 +135,7 @@ def undo(c: TableController) -> dict[str, Any]:
 
 
 def roll(c: TableController, kind: str = "dice", label: str | None = None, **params: Any) -> dict[str, Any]:
-    result = rolls.roll(c.rng, kind, params)
+    result = rolls.roll(c.rng, c.state.rules, kind, params)
     c.emit({"kind": "roll", "roll": kind, "params": params, "label": label, "result": result})
     return result
 
@@ -184,8 +188,18 @@ COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
     "roll": roll, "acknowledge": acknowledge, "set_terrain": set_terrain, "assign_marker": assign_marker,
     "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
-    "syniad": syniad, "weapon": weapon,
+    "weapon": weapon,
 }
+
+
+def handler(c: TableController, name: str) -> Callable[..., dict[str, Any]] | None:
+    """The command called `name`: one of COMMANDS, or the live game's actions under the rule system's
+    name (None if there is no such command)."""
+    if name in COMMANDS:
+        return COMMANDS[name]
+    if name == c.state.scene.ruleset and c.state.rules.live_game is not None:
+        return game_action
+    return None
 
 
 class ButtonActions:

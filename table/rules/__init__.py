@@ -1,6 +1,6 @@
-"""Rule systems, one module each, found by name through the registry in `base`."""
+"""Rule systems, one package each (`table/rules/<system>/`), found by name through entry points in
+the group `smarttable.rulesets` and loaded on first use (see `table.registry`)."""
 
-from table.rules import age_of_tyrants, hex_skirmish, synaptik, syniad  # noqa: F401  (registration)
 from table.rules.base import Ruleset, all_rulesets, get_ruleset, question, register
 
 __all__ = ["Ruleset", "all_rulesets", "get_ruleset", "question", "register"]

@@ -1,24 +1,28 @@
-"""The rule-system base class, its registry, and the `@question` decorator.
+"""The rule-system base class: what a system declares about itself, and the `@question` decorator.
 
-A rule system is a small subclass with class-level metadata (`name`, `aliases`, `title`), found by
-name as python-chess finds a variant. Each public question is a method marked `@question("name")`
-taking the command line's positional arguments as strings (plus keyword options such as `seed`);
-`Ruleset.ask` binds them and turns a wrong call into a QueryError.
+A rule system is one package `table/rules/<system>/` whose class declares, the way python-chess
+declares a variant: its `name`, `aliases` and `title`; its ruling `options` (typed, so the panel's
+settings form is generated from them); its turn `phases`; its `dice` (kinds and forms); how the live
+table shows it (`pairwise_bands`, `deployment`, `shows_template`, `live_game`); its
+`extra_scene_keys`; and its `rulings_page`. Each public question is a method marked
+`@question("name")` taking the command line's positional arguments as strings (plus keyword options
+such as `seed`); `Ruleset.ask` binds them and turns a wrong call into a QueryError. Classes are found by
+name through `table.registry` (entry points in the group `smarttable.rulesets`).
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
+from table import registry
 from table.errors import QueryError
+from table.rules.declarations import Deployment, DiceKind, LiveGame, Phase
+from table.rules.options import Option
 from table.scene import Model, Scene, Unit
-from table.scene_rules import declare_scene_keys
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-_REGISTRY: dict[str, type[Ruleset]] = {}
 
 
 def question(name: str) -> Callable[[F], F]:
@@ -31,48 +35,75 @@ def question(name: str) -> Callable[[F], F]:
     return mark
 
 
-def register(cls: type[Ruleset]) -> type[Ruleset]:
-    """Class decorator: make a rule system findable by its name and aliases."""
-    for key in (cls.name, *cls.aliases):
-        _REGISTRY[key] = cls
-        declare_scene_keys(key, cls.extra_scene_keys)
-    return cls
+register = registry.register
 
 
 def get_ruleset(name: str) -> type[Ruleset]:
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted({c.name for c in _REGISTRY.values()}))
-        raise QueryError(f"unknown rule system {name!r} (known: {known})") from None
+    """The rule system called `name` (or an alias of it), loaded on first use."""
+    return cast("type[Ruleset]", registry.find(name))
 
 
 def all_rulesets() -> list[type[Ruleset]]:
-    return sorted({c for c in _REGISTRY.values()}, key=lambda c: c.name)
+    """Every installed or registered rule system, by name."""
+    return cast("list[type[Ruleset]]", registry.every())
 
 
 class Ruleset:
-    """Answers a rule system's questions about one scene.
+    """Answers a rule system's questions about one scene, and declares what the table needs to know.
 
-    Subclasses must set `name` (the scene's `ruleset` value) and may set `aliases`, `title`,
-    `default_rulings`, `extra_scene_keys`; they add `@question` methods. `rulings` merges the defaults
-    with options.
+    Subclasses must set `name` (the scene's `ruleset` value) and may set every other class attribute
+    below; they add `@question` methods. `rulings` merges the options' defaults with the given values,
+    each checked by its option. Override `shows_template` if a unit's attacks have a template.
     """
 
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = ""
-    default_rulings: ClassVar[Mapping[str, Any]] = {}
+    rulings_page: ClassVar[str] = ""                  # docs/rules/<page>.md: rule text and readings
+    rule_text: ClassVar[str] = ""                     # the rule text it quotes (a file in shared/rules/)
+    options: ClassVar[tuple[Option, ...]] = ()         # the ruling options players may switch
+    phases: ClassVar[tuple[Phase, ...]] = (("play", None),)
+    order_factors: ClassVar[Mapping[str, float]] = {}  # an order -> its unit's movement allowance factor
+    dice: ClassVar[tuple[DiceKind, ...]] = ()          # what the panel rolls (besides plain dice)
+    # `band UNIT MODEL` depends on those models alone (the distance between their bases and the unit's
+    # weapons), not on where any other model stands: the live table keeps band answers per placement
+    # of those models and asks again only when one of them moved
+    pairwise_bands: ClassVar[bool] = False
+    deployment: ClassVar[Deployment | None] = None     # how the live table shows deployment zones
+    live_game: ClassVar[type[LiveGame] | None] = None  # a game the live table keeps in step (see LiveGame)
+    panel_script: ClassVar[str | None] = None         # a JS module in the package: the panel's game view
     # the scene keys this rule system reads beyond the contract's, by place ("scene", "unit", "weapon",
     # "model"); a scene for it may use these and no others (see table.scene_rules)
     extra_scene_keys: ClassVar[Mapping[str, frozenset[str]]] = {}
 
     def __init__(self, scene: Scene, rulings: Mapping[str, Any] | None = None):
-        unknown = set(rulings or {}) - set(self.default_rulings)
+        given = dict(rulings or {})
+        unknown = set(given) - set(self.default_rulings())
         if unknown:
             raise QueryError(f"unknown ruling option(s) for {self.name}: {', '.join(sorted(unknown))}")
+        for option in self.options:
+            if option.name in given:
+                option.check(given[option.name])
         self.scene = scene
-        self.rulings: dict[str, Any] = {**self.default_rulings, **(rulings or {})}
+        self.rulings: dict[str, Any] = {**self.default_rulings(), **given}
+
+    @classmethod
+    def default_rulings(cls) -> dict[str, Any]:
+        """Every ruling option's default value."""
+        return {o.name: o.default for o in cls.options}
+
+    @classmethod
+    def declaration(cls) -> dict[str, Any]:
+        """What the class declares, as JSON (the panel's forms are generated from it)."""
+        return {"name": cls.name, "title": cls.title or cls.name, "rulings": cls.default_rulings(),
+                "options": [o.to_json() for o in cls.options], "phases": [p for p, _ in cls.phases],
+                "rolls": [d.kind for d in cls.dice] + ["dice"], "dice": [d.to_json() for d in cls.dice],
+                "rulings_page": cls.rulings_page, "rule_text": cls.rule_text,
+                "panel": cls.panel_script is not None}
+
+    def shows_template(self, unit: Unit) -> bool:
+        """Whether the live table draws an attack template over this unit's target."""
+        return False
 
     # ------------------------------------------------------------ questions
 

@@ -13,7 +13,7 @@ from vision.types import Frame, MarkerPose, MoveEvent, Observation
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "live"
 ROOT = Path(__file__).resolve().parents[2]
-DEMO_SCENE = ROOT / "table" / "data" / "demo-synaptik.json"
+DEMO_SCENE = ROOT / "table" / "data" / "demo.json"
 
 
 class ScriptedPipeline:

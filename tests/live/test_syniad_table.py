@@ -37,7 +37,7 @@ def test_a_combat_played_on_the_table(make_controller, pipeline):
     c.process(frame(1))
     counters = {u["unit"]: u for u in syniad(c)["units"]}
     assert counters["inf-1"]["hex"] == [2, 0] and counters["inf-1"]["status"] == "moved"
-    assert [(a, args) for a, args in c.state.syniad] == [("select_unit", ("inf-1",)), ("move", ((2, 0),))]
+    assert [(a, args) for a, args in c.state.actions] == [("select_unit", ("inf-1",)), ("move", ((2, 0),))]
     c.command("advance_phase")
     assert (syniad(c)["phase"], c.snapshot().phase["phase"]) == ("combat", "combat")
     c.command("syniad", action="select_target", args=["3,0"])

@@ -81,7 +81,7 @@ def test_firing_line_with_eleven_models(tmp_path):
     (["band", "s", "t", "Sword"], "no weapon 'Sword'"),
     (["move", "s1", "standard", "12;4"], "path point '12;4'"),
     (["roll", "3d7"], "no d7"),
-    (["distance", "s", "t", "--ruling", "measure=feet"], "measure='feet'"),
+    (["distance", "s", "t", "--ruling", "measure=feet"], "ruling measure: expected one of centre, edge, got 'feet'"),
     (["los", "s"], "usage"),
 ])
 def test_mistakes_exit_2_with_one_line(args, message):

@@ -69,7 +69,7 @@ def test_questions_lists_what_the_rule_system_answers(client):
 
 def test_rulesets_list_rulings_and_dice(client):
     found = {r["name"]: r for r in client.get("/api/rulesets").get_json()["rulesets"]}
-    assert set(found) == {"synaptik", "age_of_tyrants", "syniad", "hex_skirmish"}
+    assert {"synaptik", "age_of_tyrants", "syniad", "hex_skirmish"} <= set(found)
     assert found["synaptik"]["rolls"][0] == "pool" and found["syniad"]["rolls"][0] == "combat"
 
 

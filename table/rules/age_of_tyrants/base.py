@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from functools import cached_property
-from typing import Any
 
 from table.errors import QueryError
 from table.geometry import footprint, heading_vector
 from table.rules.age_of_tyrants.los import LineOfSight, Piece, Sight, smoke_pieces, terrain_pieces
 from table.rules.age_of_tyrants.profile import EPS, in_play, number, on_table
-from table.rules.inch import InchRuleset
-from table.scene import Model, Scene, Unit
+from table.rules.inch import METHODS, InchRuleset
+from table.rules.options import Option
+from table.scene import Model, Unit
 
-CHOICES = {"concealment_depth_from": ("base_edge", "centre"), "arc_point": ("centre", "any_part"),
-           "straddle_facing": ("start", "path")}
 POINT = re.compile(r"^\s*\[?\s*(-?\d+(?:\.\d*)?)\s*[, ]\s*(-?\d+(?:\.\d*)?)\s*\]?\s*$")
 
 
@@ -31,29 +28,26 @@ class AotBase(InchRuleset):
     """What every Age of Tyrants question stands on; the questions live in subclasses."""
 
     measure_default = "edge"
-    default_rulings: Mapping[str, Any] = {
-        "measure": "edge",                  # "from the nearest part of the base ... to the nearest part"
-        "round_to": 0,                      # 0.25: tournament play measures to the nearest quarter inch
-        "concealment_hides_viewer": True,   # a deep base in concealing terrain also cannot see out
-        "concealment_depth_from": "base_edge",
-        "arc_point": "centre",              # the target's centre must lie in the front 180 degrees
-        "deploy_whole_base": True,          # the whole base within 6" of the edge
-        "victory_at_half": False,           # True: destroying 50% wins (the introduction's wording)
-        "strict_chain_of_command": True,    # lieutenants order their platoon, captains their company
-        "take_cover": True,                 # bases with Cover take cover from a bombard when they can
-        "corner_joint": "closed",           # pieces touching only at a corner block through it ("open")
-        "straddle_facing": "start",         # a straddling base's front edge: before it pivots ("path": after)
-    }
-
-    def __init__(self, scene: Scene, rulings: Mapping[str, Any] | None = None):
-        super().__init__(scene, rulings)
-        for key, allowed in CHOICES.items():
-            if self.rulings[key] not in allowed:
-                raise QueryError(f"ruling {key}: expected one of {', '.join(allowed)}, "
-                                 f"got {self.rulings[key]!r}")
-        step = self.rulings["round_to"]
-        if isinstance(step, bool) or not isinstance(step, (int, float)) or step < 0:
-            raise QueryError(f"ruling round_to: expected a number of inches >= 0, got {step!r}")
+    options = (
+        Option("measure", "choice", "edge", METHODS,
+               help="from the nearest part of the base ... to the nearest part"),
+        Option("round_to", "number", 0, minimum=0,
+               help="0.25: tournament play measures to the nearest quarter inch"),
+        Option("concealment_hides_viewer", "bool", True,
+               help="a deep base in concealing terrain also cannot see out"),
+        Option("concealment_depth_from", "choice", "base_edge", ("base_edge", "centre")),
+        Option("arc_point", "choice", "centre", ("centre", "any_part"),
+               help="the target's centre must lie in the front 180 degrees"),
+        Option("deploy_whole_base", "bool", True, help="the whole base within 6\" of the edge"),
+        Option("victory_at_half", "bool", False, help="destroying 50% wins (the introduction's wording)"),
+        Option("strict_chain_of_command", "bool", True,
+               help="lieutenants order their platoon, captains their company"),
+        Option("take_cover", "bool", True, help="bases with Cover take cover from a bombard when they can"),
+        Option("corner_joint", "choice", "closed", ("closed", "open"),
+               help="pieces touching only at a corner block through it (open: they do not)"),
+        Option("straddle_facing", "choice", "start", ("start", "path"),
+               help="a straddling base's front edge: before it pivots (path: after)"),
+    )
 
     # ------------------------------------------------------------ scene pieces
 

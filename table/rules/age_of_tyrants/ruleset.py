@@ -14,6 +14,7 @@ from shapely.geometry import Point
 from table.errors import QueryError
 from table.geometry import footprint, heading_vector
 from table.rules.age_of_tyrants.base import POINT, parse_point
+from table.rules.age_of_tyrants.dice import ATTACK
 from table.rules.age_of_tyrants.los import SMOKE_RADIUS
 from table.rules.age_of_tyrants.movement import Other, plan
 from table.rules.age_of_tyrants.orders import MIN_BOMBARD, TEMPLATE_RADIUS
@@ -33,6 +34,7 @@ from table.rules.age_of_tyrants.profile import (
 from table.rules.age_of_tyrants.report import BatchReport
 from table.rules.age_of_tyrants.transport import Transports
 from table.rules.base import question, register
+from table.rules.declarations import Deployment
 from table.scene import Model, Unit
 
 DEPLOY_DEPTH = 6.0
@@ -56,6 +58,16 @@ class AgeOfTyrants(Transports, BatchReport):
                             "leader", "locomotion", "move", "movement", "role", "special", "sr",
                             "troop_carrier"}),
     }
+    rulings_page = "docs/rules/age-of-tyrants.md"
+    rule_text = "age-of-tyrants-beta.txt"
+    phases = (("deployment", None), ("initiative", None), ("orders", "alternate"), ("end of turn", None))
+    dice = (ATTACK,)
+    pairwise_bands = True
+    deployment = Deployment("edge", DEPLOY_DEPTH)
+
+    def shows_template(self, unit: Unit) -> bool:
+        """A unit that bombards drops the template over its target."""
+        return "bombard" in unit.stats
 
     # ------------------------------------------------------------ questions
 

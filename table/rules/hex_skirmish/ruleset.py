@@ -9,29 +9,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any
 
 from table.errors import QueryError
 from table.hexgrid import Hex
 from table.rules.base import question, register
+from table.rules.declarations import Deployment
 from table.rules.hex_skirmish import checks, combat, initiative, setup, sight, vehicles
 from table.rules.hex_skirmish.analysis import SkirmishAnalysis
+from table.rules.hex_skirmish.dice import INITIATIVE
 from table.rules.hex_skirmish.field import Field, gap
 from table.rules.hex_skirmish.movement import Ground, Mover
 from table.rules.hex_skirmish.text import SIZES
 from table.rules.hex_skirmish.units import size_class
 from table.rules.hexbase import HexRuleset, parse_hex
+from table.rules.options import Option
 from table.scene import HEX_TERRAIN, Model, Scene
 
-CHOICES = {
-    "cover_hexsides": ("crossed", "target"),
-    "vehicle_cover": ("in_the_way", "adjacent"),
-    "prone_close_range": ("replace", "stack"),
-    "movement_rounding": ("floor", "nearest"),
-    "dig_in_arc": ("front", "wide"),
-    "ram_damage": ("size_plus_half", "half_total"),
-}
-TERRAIN_LISTS = ("difficult_terrain", "impassable_terrain", "blocking_terrain")
+TERRAINS = tuple(sorted(HEX_TERRAIN))
 
 
 @register
@@ -43,36 +38,28 @@ class HexSkirmish(HexRuleset):
     title = "Hex skirmish"
     extra_scene_keys = {"scene": frozenset({"deployment"}), "unit": frozenset({"status", "hp_lost"}),
                         "weapon": frozenset({"traits"}), "model": frozenset({"footprint"})}
-    default_rulings: ClassVar[Mapping[str, Any]] = {
-        "melee_range": 1,
-        "cover_hexsides": "crossed",
-        "vehicle_cover": "in_the_way",
-        "prone_close_range": "replace",
-        "movement_rounding": "floor",
-        "dig_in_arc": "front",
-        "ram_damage": "size_plus_half",
-        "max_group_size": None,
-        "difficult_terrain": ["forest", "swamp", "mountain"],
-        "impassable_terrain": ["water"],
-        "blocking_terrain": ["mountain"],
-    }
+    rulings_page = "docs/rules/hex-skirmish.md"
+    rule_text = "hex-skirmish.txt"
+    options = (
+        Option("melee_range", "integer", 1, minimum=1, help="hexes"),
+        Option("cover_hexsides", "choice", "crossed", ("crossed", "target")),
+        Option("vehicle_cover", "choice", "in_the_way", ("in_the_way", "adjacent")),
+        Option("prone_close_range", "choice", "replace", ("replace", "stack")),
+        Option("movement_rounding", "choice", "floor", ("floor", "nearest")),
+        Option("dig_in_arc", "choice", "front", ("front", "wide")),
+        Option("ram_damage", "choice", "size_plus_half", ("size_plus_half", "half_total")),
+        Option("max_group_size", "integer", None, minimum=1, optional=True),
+        Option("difficult_terrain", "choices", ["forest", "swamp", "mountain"], TERRAINS),
+        Option("impassable_terrain", "choices", ["water"], TERRAINS),
+        Option("blocking_terrain", "choices", ["mountain"], TERRAINS),
+    )
+    phases = (("deployment", None), ("hero", None), ("movement", None), ("ability", None),
+              ("shooting", None), ("melee", None))
+    dice = (INITIATIVE,)
+    deployment = Deployment("hexes")
 
     def __init__(self, scene: Scene, rulings: Mapping[str, Any] | None = None):
         super().__init__(scene, rulings)
-        for key, allowed in CHOICES.items():
-            if self.rulings[key] not in allowed:
-                raise QueryError(f"ruling {key}: {self.rulings[key]!r} is not one of {', '.join(allowed)}")
-        for key in ("melee_range", "max_group_size"):
-            value = self.rulings[key]
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise QueryError(f"ruling {key}: expected a whole number of hexes (1 or more), got {value!r}")
-        if self.rulings["melee_range"] is None:
-            raise QueryError("ruling melee_range: expected a whole number of hexes (1 or more), got None")
-        for key in TERRAIN_LISTS:
-            value = self.rulings[key]
-            if not isinstance(value, list) or not set(value) <= HEX_TERRAIN:
-                known = ", ".join(sorted(HEX_TERRAIN))
-                raise QueryError(f"ruling {key}: expected a list of hex terrains ({known}), got {value!r}")
         self.ground = Ground(frozenset(self.rulings["difficult_terrain"]),
                              frozenset(self.rulings["impassable_terrain"]),
                              frozenset(self.rulings["blocking_terrain"]))

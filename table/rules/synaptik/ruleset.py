@@ -19,11 +19,21 @@ from table.dice import Pool, reroll, roll, successes
 from table.errors import QueryError
 from table.geometry import MM_PER_INCH, Point2, base_outline, footprint, inner_radius, terrain_polygons
 from table.rules.base import question, register
-from table.rules.inch import InchRuleset, finite, inches
+from table.rules.inch import METHODS, InchRuleset, finite, inches
+from table.rules.options import Option
 from table.rules.synaptik.cover import Bases, covers_on_lines
+from table.rules.synaptik.dice import POOL
 from table.rules.synaptik.los import Sight, SightLines
 from table.rules.synaptik.move import STEER_SIDES, Terrain2D
-from table.rules.synaptik.orders import SUCCESS, allowance, firing_line, initiative, order_name
+from table.rules.synaptik.orders import (
+    FIRING_LINE_MODELS,
+    ORDERS,
+    SUCCESS,
+    allowance,
+    firing_line,
+    initiative,
+    order_name,
+)
 from table.rules.synaptik.units import MELEE_RANGE, band_of, cohesion, melee_contacts
 from table.scene import Base, Model, Unit, Weapon
 from table.spatial import ShapeIndex, corner_joint, joined_cores
@@ -38,14 +48,23 @@ class Synaptik(InchRuleset):
     aliases = ("synaptik_tactics",)
     title = "Synaptik Tactics"
     extra_scene_keys = {"model": frozenset({"wounds"})}
-    default_rulings = {
-        "measure": "centre",  # every distance centre-to-centre (Measurement); `edge` for nearest edges
-        "los_block_height": 2.0,  # impassable terrain taller than this blocks sight
-        "climb_cost": 2.0,  # inches of movement per inch of height climbed over
-        "firing_line_models": "beyond_first_ten",  # or `every_ten` (see the rulings page)
-        "move_base": "outline",  # a moving base keeps its facing; `disc`: the widest disc in it (it may turn)
-        "corner_joint": "closed",  # blockers touching only at a corner block through it; `open`: they do not
-    }
+    rulings_page = "docs/rules/synaptik.md"
+    rule_text = "synaptik-tactics.txt"
+    options = (
+        Option("measure", "choice", "centre", METHODS,
+               help="every distance centre-to-centre (Measurement); edge: nearest edges"),
+        Option("los_block_height", "number", 2.0, help="impassable terrain taller than this blocks sight"),
+        Option("climb_cost", "number", 2.0, help="inches of movement per inch of height climbed over"),
+        Option("firing_line_models", "choice", "beyond_first_ten", FIRING_LINE_MODELS),
+        Option("move_base", "choice", "outline", ("outline", "disc"),
+               help="a moving base keeps its facing; disc: the widest disc in it (it may turn)"),
+        Option("corner_joint", "choice", "closed", ("closed", "open"),
+               help="blockers touching only at a corner block through it; open: they do not"),
+    )
+    phases = (("initiative", None), ("activations", "alternate"), ("end of turn", None))
+    order_factors = ORDERS
+    dice = (POOL,)
+    pairwise_bands = True
 
     # ------------------------------------------------------------ scene-wide indexes (built once)
 

@@ -14,9 +14,12 @@ from table.errors import QueryError
 from table.hexgrid import Hex
 from table.rules.base import question, register
 from table.rules.hexbase import HexRuleset, parse_hex
+from table.rules.options import Option
 from table.rules.syniad import combat, physical
 from table.rules.syniad.analysis import SyniadAnalysis
+from table.rules.syniad.dice import COMBAT
 from table.rules.syniad.game import SyniadGame
+from table.rules.syniad.live import SyniadLive
 from table.rules.syniad.sight import DEFAULT_BLOCKING, sight
 from table.rules.syniad.state import SyniadState, map_from_scene
 from table.rules.syniad.terrain import STACK_LIMIT, TERRAIN_COST, SyniadMap
@@ -26,7 +29,14 @@ from table.rules.syniad.terrain import STACK_LIMIT, TERRAIN_COST, SyniadMap
 class Syniad(HexRuleset):
     name = "syniad"
     title = "Syniad POC"
-    default_rulings = {"los_blocking": sorted(DEFAULT_BLOCKING)}
+    rulings_page = "docs/rules/syniad.md"
+    rule_text = "syniad-poc.txt"
+    options = (Option("los_blocking", "choices", sorted(DEFAULT_BLOCKING), tuple(TERRAIN_COST),
+                      help="hex terrain that blocks the table's hex line of sight"),)
+    phases = (("movement", 0), ("combat", 0), ("movement", 1), ("combat", 1))
+    dice = (COMBAT,)
+    live_game = SyniadLive
+    panel_script = "panel.js"
 
     @cached_property
     def state(self) -> SyniadState:

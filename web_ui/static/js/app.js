@@ -5,14 +5,30 @@ import { coverCrossed, drawBoard, hexLayout, modelsNear, playerColour, terrainAt
 import { renderDice } from "./dice.js";
 import { refreshLog } from "./log.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
-import { renderSyniad, syniadTap } from "./syniad.js";
 import { zoomable } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
 const words = (key) => String(key).replace(/_/g, " ");
-const app = { state: null, seq: -1, ruleset: null, questions: [], picks: [], unit: null, view: {}, gaps: 0,
-              card: null, online: false };
+const app = { state: null, seq: -1, ruleset: null, rules: null, game: null, questions: [], picks: [], unit: null,
+              view: {}, gaps: 0, card: null, online: false };
 window.smarttable = app;   // for the browser tests and curious players
+
+// ------------------------------------------------------------------ the rule system's declaration
+// What the table's rule system declares (GET /api/rulesets): its dice forms, and the panel module of a
+// system that keeps a live game (GET /api/rulesets/<name>/panel.js: render(app, box), tap(app, hex)).
+async function loadRules(name) {
+  const found = (await getJSON("/api/rulesets")).rulesets.find((r) => r.name === name) || null;
+  if (app.ruleset !== name) return;
+  app.rules = found;
+  app.game = found?.panel ? await import(`/api/rulesets/${name}/panel.js`) : null;
+  renderDice(app);
+  renderGame();
+}
+
+function renderGame() {
+  const box = $("game");
+  if (app.game) app.game.render(app, box); else box.hidden = true;
+}
 
 // ------------------------------------------------------------------ live state
 function apply(state) {
@@ -22,13 +38,13 @@ function apply(state) {
   if (state.ruleset !== app.ruleset) {
     app.ruleset = state.ruleset;
     getJSON("/api/questions").then((q) => { app.questions = q.questions; }).catch(() => { app.questions = []; });
-    renderDice(app);
+    loadRules(state.ruleset);
   }
   renderBar(state);
   renderWarnings(state);
   renderUnits(state);
   renderTableSelection(state.selection || {});
-  renderSyniad(app);
+  renderGame();
   redraw();
   renderSetup(app);
   refreshCard();
@@ -178,7 +194,7 @@ const ask = (q, ...args) => getJSON(`/api/query/${q}?` + args.map((a) => `arg=${
 function onBoardTap(x, y) {
   if (!app.state) return;
   const scene = app.state.scene;
-  if (scene.hexgrid && syniadTap(app, cubeRound(...hexLayout(scene.hexgrid).fractional(x, y)))) return;
+  if (scene.hexgrid && app.game?.tap(app, cubeRound(...hexLayout(scene.hexgrid).fractional(x, y)))) return;
   const near = modelsNear(scene, x, y, FINGER_PX / pxPerInch());
   const inside = near.filter((m) => m.inside);
   if (inside.length === 1 || near.length === 1) return pickModel(inside[0] || near[0]);

@@ -3,12 +3,12 @@ import { attempt, el, kv, send } from "./api.js";
 import { players } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
-const TITLES = { synaptik: "Synaptik pool", age_of_tyrants: "Age of Tyrants attack",
-                 syniad: "Syniad combat", hex_skirmish: "Initiative (d8)" };
+const PLAIN = { kind: "dice", title: "Dice", fields: [
+  { name: "count", label: "Dice", kind: "integer", initial: 2 }, { name: "sides", label: "Sides", kind: "integer", initial: 6 }] };
 
-function stepper(name, value = 0) {
+function stepper(name, value = 0, lo = 0, hi = 60) {
   const out = el("output", { name }, String(value));
-  const change = (delta) => { out.value = String(Math.max(0, Math.min(60, Number(out.value) + delta))); };
+  const change = (delta) => { out.value = String(Math.max(lo, Math.min(hi, Number(out.value) + delta))); };
   return el("div", { class: "stepper" }, el("span", { class: "name" }, name),
     el("button", { type: "button", "aria-label": `one ${name} less`, on: { click: () => change(-1) } }, "−"), out,
     el("button", { type: "button", "aria-label": `one ${name} more`, on: { click: () => change(1) } }, "+"));
@@ -19,39 +19,40 @@ const number = (name, label, value = 0) => el("label", {}, label,
 const text = (name, label, placeholder) => el("label", {}, label,
   el("input", { name, placeholder, inputmode: "numeric", required: true }));
 
-const FORMS = {
-  synaptik: () => [stepper("d6", 3), stepper("d8"), stepper("d10"),
-    el("label", {}, el("span", {}, el("input", { type: "checkbox", name: "reroll" }), " reroll failures once"))],
-  age_of_tyrants: () => [number("attack", "Attacker AM/AP", 2), number("modifiers", "Attack modifiers"),
-    number("defence", "Target SR", 2), number("defence_modifiers", "Defence modifiers")],
-  syniad: () => [text("attackers", "Attacking strengths", "7, 5"), text("defenders", "Defending strengths", "6")],
-  hex_skirmish: (app) => players(app.state.scene).map((p) => number(`army:${p}`, `Army ${p} modifier`)),
-};
+// One input per declared field (the rule system's `dice`, GET /api/rulesets).
+function inputs(field, app) {
+  switch (field.kind) {
+    case "count": return [stepper(field.name, field.initial, field.minimum, field.maximum)];
+    case "toggle": return [el("label", {}, el("span", {},
+      el("input", { type: "checkbox", name: field.name, checked: field.initial === field.values[1] }), ` ${field.label}`))];
+    case "integers": return [text(field.name, field.label, String(field.initial ?? ""))];
+    case "per_player": return players(app.state.scene).map((p) =>
+      number(`${field.name}:${p}`, field.label.replace("{player}", p), field.initial ?? 0));
+    default: return [number(field.name, field.label, field.initial ?? 0)];
+  }
+}
 
-function params(ruleset, form) {
-  const v = (n) => form.elements[n].value;
-  const list = (n) => v(n).split(/[ ,]+/).filter(Boolean).map(Number);
-  switch (ruleset) {
-    case "synaptik": return { kind: "pool", d6: +v("d6"), d8: +v("d8"), d10: +v("d10"),
-                              reroll: form.elements.reroll.checked ? "failures" : "none" };
-    case "age_of_tyrants": return { kind: "attack", attack: +v("attack"), modifiers: +v("modifiers"),
-                                    defence: +v("defence"), defence_modifiers: +v("defence_modifiers") };
-    case "syniad": return { kind: "combat", attackers: list("attackers"), defenders: list("defenders") };
-    case "hex_skirmish": return { kind: "initiative", armies: [...form.elements]
-      .filter((e) => e.name?.startsWith("army:")).map((e) => ({ player: e.name.slice(5), modifier: +e.value }))};
-    default: return { kind: "dice", count: +v("count"), sides: +v("sides") };
+function value(field, form) {
+  const element = form.elements[field.name];
+  switch (field.kind) {
+    case "toggle": return element.checked ? field.values[1] : field.values[0];
+    case "integers": return element.value.split(/[ ,]+/).filter(Boolean).map(Number);
+    case "per_player": return [...form.elements].filter((e) => e.name?.startsWith(`${field.name}:`))
+      .map((e) => ({ player: e.name.slice(field.name.length + 1), modifier: +e.value }));
+    default: return +element.value;
   }
 }
 
 export function renderDice(app) {
   const form = $("dice-form");
-  const ruleset = app.ruleset;
-  $("dice-system").textContent = TITLES[ruleset] || ruleset;
-  const fields = (FORMS[ruleset] || (() => [number("count", "Dice", 2), number("sides", "Sides", 6)]))(app);
-  form.replaceChildren(...fields, el("button", { type: "submit", class: "primary" }, "Roll"));
+  const kind = app.rules?.dice?.[0] || PLAIN;
+  $("dice-system").textContent = kind.title;
+  form.replaceChildren(...kind.fields.flatMap((f) => inputs(f, app)),
+    el("button", { type: "submit", class: "primary" }, "Roll"));
   form.onsubmit = async (event) => {
     event.preventDefault();
-    const reply = await attempt(() => send("POST", "/api/roll", params(ruleset, form)));
+    const params = Object.fromEntries(kind.fields.map((f) => [f.name, value(f, form)]));
+    const reply = await attempt(() => send("POST", "/api/roll", { kind: kind.kind, ...params }));
     if (reply) showResult(reply.result || {});
   };
 }
@@ -75,7 +76,7 @@ function shown(v) {
   return words(v);
 }
 
-// Known parts get a picture (dice, successes); the rest is the details table (Syniad's Combat Details).
+// Known parts get a picture (dice, successes); the rest is the details table (e.g. a combat's details).
 function showResult(result) {
   const box = $("dice-result");
   const parts = [];

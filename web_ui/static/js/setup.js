@@ -113,6 +113,36 @@ async function loadSettings(app) {
   form.elements.ruleset.onchange = () => showRulings(app);
 }
 
+// The rulings form, generated from the rule system's typed options (GET /api/rulesets: `options`).
+function rulingInput(option, value) {
+  const name = `ruling:${option.name}`, label = option.name.replace(/_/g, " ");
+  const title = option.help || "";
+  if (option.kind === "bool") {
+    return el("label", { title }, el("input", { type: "checkbox", name, checked: value === true }), label);
+  }
+  if (option.kind === "choice") {
+    return el("label", { title }, label, el("select", { name }, ...option.choices.map((c) =>
+      el("option", { value: c, selected: c === value }, c.replace(/_/g, " ")))));
+  }
+  if (option.kind === "choices") {
+    return el("fieldset", { title, "data-name": name }, el("legend", {}, label), ...option.choices.map((c) =>
+      el("label", {}, el("input", { type: "checkbox", name, value: c, checked: (value || []).includes(c) }), c)));
+  }
+  const limits = { ...(option.minimum !== undefined ? { min: option.minimum } : {}),
+                   ...(option.maximum !== undefined ? { max: option.maximum } : {}) };
+  return el("label", { title }, label, el("input", { name, type: "number", value: value ?? "", ...limits,
+    step: option.kind === "integer" ? 1 : "any", placeholder: option.optional ? "none" : "" }));
+}
+
+function rulingValue(option, form) {
+  const name = `ruling:${option.name}`;
+  if (option.kind === "choices") return [...form.querySelectorAll(`[name='${name}']:checked`)].map((i) => i.value);
+  const input = form.querySelector(`[name='${name}']`);
+  if (option.kind === "bool") return input.checked;
+  if (option.kind === "choice") return input.value;
+  return input.value === "" && option.optional ? null : Number(input.value);
+}
+
 function showRulings(app) {
   const form = $("settings-form");
   const chosen = rulesets.find((r) => r.name === form.elements.ruleset.value);
@@ -120,33 +150,21 @@ function showRulings(app) {
     ? app.state?.status?.rulings || {} : {}) };
   editor.shown = { ruleset: form.elements.ruleset.value, rulings: current,
                    brightness: app.state?.status?.brightness ?? 1 };
-  const fields = Object.entries(current).map(([k, v]) => typeof v === "boolean"
-    ? el("label", {}, el("input", { type: "checkbox", name: `ruling:${k}`, checked: v }), k.replace(/_/g, " "))
-    : el("label", {}, k.replace(/_/g, " "), el("input", { name: `ruling:${k}`, value: Array.isArray(v)
-      ? v.join(", ") : v === null ? "" : String(v), placeholder: v === null ? "none" : undefined })));
+  const fields = (chosen?.options || []).map((o) => rulingInput(o, current[o.name]));
   $("rulings").replaceChildren(el("legend", {}, "Rulings"), ...(fields.length ? fields : [el("span", { class: "hint" },
     "No options for this rule system.")]));
   form.elements.brightness.value = String(editor.shown.brightness);
-}
-
-// A ruling read back in the type it was shown in (a list stays a list, an empty box is "none").
-function readRuling(input, was) {
-  if (input.type === "checkbox") return input.checked;
-  const text = input.value.trim();
-  if (Array.isArray(was)) return text ? text.split(",").map((t) => t.trim()).filter(Boolean) : [];
-  if (text === "" && typeof was !== "string") return null;
-  if (typeof was === "number" || (was === null && !Number.isNaN(Number(text)))) return Number(text);
-  return text;
 }
 
 function setupSettingsForm(app) {
   $("settings-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.target, shown = editor.shown;
+    const chosen = rulesets.find((r) => r.name === form.elements.ruleset.value);
     const change = {}, rulings = {};
-    for (const input of form.querySelectorAll("[name^='ruling:']")) {
-      const name = input.name.slice(7), value = readRuling(input, shown.rulings[name]);
-      if (JSON.stringify(value) !== JSON.stringify(shown.rulings[name])) rulings[name] = value;
+    for (const option of chosen?.options || []) {
+      const value = rulingValue(option, form);
+      if (JSON.stringify(value) !== JSON.stringify(shown.rulings[option.name])) rulings[option.name] = value;
     }
     if (form.elements.ruleset.value !== app.state?.ruleset) change.ruleset = form.elements.ruleset.value;
     if (Object.keys(rulings).length || change.ruleset) change.rulings = rulings;

@@ -1,13 +1,14 @@
-// Syniad on the phone: pick a target hex, add attackers, resolve or cancel; the Combat Details, the
-// instructions for the counters and what the camera disagrees with, from snapshot.phase.syniad.
-import { attempt, el, kv, send } from "./api.js";
+// Syniad on the phone (the rule system's panel module, `Ruleset.panel_script`): pick a target hex, add
+// attackers, resolve or cancel; the Combat Details, the instructions for the counters and what the
+// camera disagrees with, from snapshot.phase.syniad. The panel calls `render(app, box)` on each state
+// and `tap(app, hex)` on a board tap.
+import { attempt, el, kv, send } from "/static/js/api.js";
 
-const $ = (id) => document.getElementById(id);
 const act = (action, extra = {}) => send("POST", "/api/syniad", { action, ...extra });
 const hexText = (h) => (h ? `[${h[0]}, ${h[1]}]` : "—");
 
 // A board tap while picking a target: the tapped hex becomes the target. True when it was used.
-export function syniadTap(app, hex) {
+export function tap(app, hex) {
   if (!app.syniadPick) return false;
   app.syniadPick = false;
   attempt(() => act("select_target", { hex }), `Target ${hexText(hex)}`);
@@ -18,9 +19,8 @@ function button(label, cls, onClick) {
   return el("button", { type: "button", class: cls, on: { click: onClick } }, label);
 }
 
-export function renderSyniad(app) {
+export function render(app, box) {
   const view = app.state?.phase?.syniad;
-  const box = $("syniad");
   box.hidden = !view;
   if (!view) { app.syniadPick = false; return; }
   const d = view.details || {};
@@ -34,7 +34,7 @@ export function renderSyniad(app) {
       ["points", d.target ? `${d.attacking_points ?? 0} attacking · ${d.defending_points ?? 0} defending` : "—"],
     ]));
     const row = [button(app.syniadPick ? "Tap the target hex…" : "Pick target hex", "", () => {
-      app.syniadPick = !app.syniadPick; renderSyniad(app);
+      app.syniadPick = !app.syniadPick; render(app, box);
     })];
     for (const unit of d.eligible || []) {
       row.push(button(`Add ${unit}`, "", () => attempt(() => act("add_attacker", { unit }), `${unit} attacks`)));
@@ -61,5 +61,5 @@ export function renderSyniad(app) {
     parts.push(el("h4", {}, "The camera sees otherwise"));
     parts.push(el("ul", { id: "syniad-mismatches" }, view.mismatches.map((m) => el("li", {}, m.text))));
   }
-  box.replaceChildren(...parts);
+  box.replaceChildren(el("div", { id: "syniad" }, ...parts));
 }

@@ -1,8 +1,9 @@
-"""A Syniad game played on the live table: `SyniadGame` (table/rules/syniad/game.py) behind the session.
+"""A Syniad game played on the live table: `SyniadGame` (game.py) behind the session, as the rule
+system's `live_game` (`table.rules.declarations.LiveGame`).
 
-The session keeps the game as its actions (`GameState.syniad`, from `syniad` events and each
+The session keeps the game as its actions (`GameState.actions`, from `syniad` events and each
 `phase` event's `next_phase`) over the scene and dice seed the game started with, so the log
-replays it exactly. `SyniadTable` keeps the live `SyniadGame` in step with the session, tries an
+replays it exactly. `SyniadLive` keeps the live `SyniadGame` in step with the session, tries an
 action on a copy before it is logged, turns the camera's counter moves into `select_unit`/`move`
 actions, and gives the panel the game's status, the last combat's instructions for the counters
 and what the camera disagrees with.
@@ -17,7 +18,7 @@ from typing import Any
 
 from table.errors import QueryError, TableError
 from table.hexgrid import Hex
-from table.live.session import GameState
+from table.rules.declarations import GameState
 from table.rules.syniad.game import SyniadGame
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ PLAIN_ACTIONS = frozenset({"next_phase", "resolve", "cancel"})
 ACTIONS = HEX_ACTIONS | UNIT_ACTIONS | PLAIN_ACTIONS
 
 
-def action_args(action: str, args: list[Any] | tuple[Any, ...]) -> list[Any]:
+def _action_args(action: str, args: list[Any] | tuple[Any, ...]) -> list[Any]:
     """An action's arguments as logged (a hex as [q, r], a unit id as a string); QueryError if wrong."""
     if action not in ACTIONS:
         raise QueryError(f"syniad: unknown action {action!r} (known: {', '.join(sorted(ACTIONS))})")
@@ -51,8 +52,12 @@ def _run(game: SyniadGame, action: str, args: list[Any]) -> Any:
     return getattr(game, action)(*[tuple(a) if isinstance(a, list) else a for a in args])
 
 
-class SyniadTable:
+class SyniadLive:
     """The live `SyniadGame` of the session's current state (rebuilt when the actions diverge)."""
+
+    arguments = {**dict.fromkeys(HEX_ACTIONS, "hex"), **dict.fromkeys(UNIT_ACTIONS, "unit"),
+                 **dict.fromkeys(PLAIN_ACTIONS)}
+    phase_action = "next_phase"
 
     def __init__(self) -> None:
         self._origin: Any = None
@@ -60,10 +65,14 @@ class SyniadTable:
         self._done: tuple[tuple[str, tuple[Any, ...]], ...] = ()
         self._game: SyniadGame | None = None
 
+    def action_args(self, action: str, args: list[Any] | tuple[Any, ...]) -> list[Any]:
+        """An action's arguments as logged (a hex as [q, r], a unit id as a string); QueryError if wrong."""
+        return _action_args(action, args)
+
     def game(self, state: GameState) -> SyniadGame | None:
         """The game after every action of `state` (None for another rule system, or a scene
         SyniadGame cannot play: the table then runs without it)."""
-        if state.scene.ruleset != "syniad" or state.origin is None:
+        if state.origin is None:
             return None
         try:
             return self._game_for(state)
@@ -73,7 +82,7 @@ class SyniadTable:
             return None
 
     def _game_for(self, state: GameState) -> SyniadGame:
-        actions = state.syniad
+        actions = state.actions
         fresh = (self._game is None or self._origin is not state.origin or self._seed != state.seed
                  or actions[:len(self._done)] != self._done)
         if fresh:

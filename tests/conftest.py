@@ -1,0 +1,16 @@
+"""For every test: the rule systems that live in the tests folder (tests/rule_systems/) are
+registered before collection, as an installed rule system would be found by its entry point."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+RULE_SYSTEMS = Path(__file__).resolve().parent / "rule_systems"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for package in sorted(RULE_SYSTEMS.glob("*/__init__.py")):
+        importlib.import_module(f"rule_systems.{package.parent.name}")
