@@ -158,7 +158,7 @@ class AnswerCache:
 def shown_weapon(state: GameState, ruleset: Ruleset,
                  unit: str) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     """The unit's `bands` answer for the weapon the table shows (the chosen one, else the rule
-    system's default: Synaptik's first weapon with bands), and that weapon as a question argument.
+    system's default, e.g. its first weapon with bands), and that weapon as a question argument.
     A chosen weapon the rule system no longer takes (the rule system changed) falls back to its
     default; a rule system without `bands` gets the chosen weapon as it is."""
     chosen = dict(state.weapons).get(unit)

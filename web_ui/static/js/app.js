@@ -312,7 +312,7 @@ async function unitInfo(unitId, modelId) {
 }
 
 // Targets as the rule system answers them: a plain list, or per base its target, the other candidates
-// and those it may not shoot with the reason (Age of Tyrants' target priority).
+// and those it may not shoot with the reason (a target priority).
 function listTargets(answer) {
   const name = (t) => (typeof t === "string" ? t : t.model || t.unit || t.id || t.target || JSON.stringify(t));
   if (Array.isArray(answer) || Array.isArray(answer.targets)) {
