@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Polygon
 
 from table.config import CONFIG_DIR, read_toml
 from table.errors import TableError
@@ -72,11 +72,12 @@ def _weapons(rng: random.Random, ruleset: str) -> list[dict[str, Any]]:
 
 def _terrain(rng: random.Random) -> list[dict[str, Any]]:
     pieces = []
-    for k in range(rng.randint(0, 4)):
-        x, y, w, h = rng.uniform(4, 40), rng.uniform(4, 40), rng.uniform(0.5, 6), rng.uniform(0.5, 6)
+    for k in range(rng.randint(0, 5)):
         traits = rng.choice([["impassable"], ["light_cover"], ["heavy_cover"]])
+        big = 12 if traits == ["impassable"] else 6       # walls long enough to block a whole unit
+        x, y, w, h = rng.uniform(2, 40), rng.uniform(2, 40), rng.uniform(0.5, big), rng.uniform(0.5, big)
         pieces.append({"id": f"t{k}", "polygon": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]],
-                       "height": rng.uniform(1, 5), "traits": traits})
+                       "height": rng.uniform(1, 6), "traits": traits})
     return pieces
 
 
@@ -235,7 +236,7 @@ def check_markers(layout: LedLayout, state: GameState) -> Tally:
 def check_chain(layout: LedLayout, state: GameState) -> Tally:
     """A visible sight line on a grid lights a chain of LEDs, each next to the one before (a grid
     step, diagonals included), from the LED nearest one end to the LED nearest the other, every
-    one of them near the line; a blocked line differs by a gap."""
+    one of them near the line; a blocked line differs by a gap, and its blockers are lit."""
     frame, answers = frame_of(layout, state)
     los = answers.los
     tally = Tally()
@@ -252,8 +253,26 @@ def check_chain(layout: LedLayout, state: GameState) -> Tally:
     far = [i for i in lit if shapely.distance(LineString([a, b]), shapely.points(pts[i])) > pitch * 0.75]
     if los["visible"] and far:
         tally.wrong.append(f"LEDs {far} lit as the sight line but not on it")
-    covered = lit | _spot_leds(layout, state.scene)
     start, end = layout.nearest(a), layout.nearest(b)
+    if los["visible"]:
+        ok = _connected(pts, lit | _spot_leds(layout, state.scene), start, end, pitch)
+    else:
+        ok = _gap(frame, pts, (a, b), (start, end), pitch) and _blockers_lit(frame, pts, state, los, pitch)
+    if ok:
+        tally.agree += 1
+    elif not los["visible"] and math.dist(a, b) < 2 * pitch:
+        tally.tolerated += 1               # too short to show a gap
+    else:
+        tally.wrong.append(f"{'visible' if los['visible'] else 'blocked'} line {a} -> {b}: "
+                           f"{'no chain' if los['visible'] else 'no gap or blocker dark'} "
+                           f"from LED {start} to {end}")
+    return tally
+
+
+def _connected(pts: np.ndarray, covered: set[int], start: int, end: int, pitch: float) -> bool:
+    """Whether `covered` LEDs join start to end, each a grid step (diagonals too) from the next."""
+    if start not in covered:
+        return False
     reached, todo = {start}, [start]
     while todo:
         i = todo.pop()
@@ -261,15 +280,28 @@ def check_chain(layout: LedLayout, state: GameState) -> Tally:
             if math.dist(pts[i], pts[j]) <= pitch * math.sqrt(2) * 1.01:
                 reached.add(j)
                 todo.append(j)
-    connected = end in reached and (start in covered or start == end)
-    if los["visible"] == connected:
-        tally.agree += 1
-    elif not los["visible"] and math.dist(a, b) < 2 * pitch:
-        tally.tolerated += 1               # too short to show a gap
-    else:
-        tally.wrong.append(f"{'visible' if los['visible'] else 'blocked'} line {a} -> {b}: "
-                           f"{'no chain' if los['visible'] else 'no gap'} from LED {start} to {end}")
-    return tally
+    return end in reached
+
+
+def _gap(frame: Any, pts: np.ndarray, line: tuple[Any, Any], ends: tuple[int, int], pitch: float) -> bool:
+    """An LED on the line (within half a pitch of it), not at its ends, left off."""
+    near = shapely.dwithin(LineString(line), shapely.points(pts), pitch / 2 + 1e-9)
+    return any(frame[i] == hl.OFF for i in np.flatnonzero(near) if i not in ends)
+
+
+def _blockers_lit(frame: Any, pts: np.ndarray, state: GameState, los: dict[str, Any], pitch: float) -> bool:
+    """Each blocker has a lit LED: a terrain piece one in the blocked colour within reach of its
+    outline (an LED at most half a grid diagonal away), a base the LED nearest it."""
+    reach = pitch * math.sqrt(2) / 2 * 1.01
+    for ident in los.get("blocked_by") or []:
+        pieces = [t for t in state.scene.terrain if t.id == ident]
+        if pieces:
+            near = shapely.dwithin(Polygon(pieces[0].polygon), shapely.points(pts), reach)
+            if not any(frame[i] == hl.SIGHT_BLOCKED for i in np.flatnonzero(near)):
+                return False
+        elif frame[int(np.argmin(np.hypot(*(pts - state.scene.model(ident).position).T)))] == hl.OFF:
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ the report
