@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import make_app
+from conftest import PIN, LiveServer, make_app
+from playwright.sync_api import expect, sync_playwright
 from tables import demo_controller
+from test_browser import ARGS, CHROMIUM
 
 SCENE = Path(__file__).resolve().parents[1] / "data" / "live" / "led-rules.json"   # us: Bayonet, Rifle, Pistol
 
@@ -54,3 +56,23 @@ def test_a_weapon_needs_a_selection_and_the_pin(panel, auth):
     assert client.post("/api/weapon", json={"weapon": "Pistol"}).status_code == 401
     reply = client.post("/api/weapon", json={"weapon": "Pistol"}, headers=auth)
     assert reply.status_code == 409 and "select a unit first" in reply.get_json()["error"]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)")
+def test_the_phone_shows_the_weapon_and_switches_it(panel, tmp_path):
+    table, _ = panel
+    table.command("select", id="us-1")                 # as the table's buttons would
+    server = LiveServer(make_app(table, tmp_path))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 375, "height": 740})
+            page.goto(server.url + "/")
+            page.evaluate(f"localStorage.setItem('smarttable-pin', '{PIN}')")
+            expect(page.locator("#table-sel")).to_contain_text("bands of Rifle")
+            page.click("#next-weapon")
+            expect(page.locator("#table-sel")).to_contain_text("bands of Pistol")
+            assert table.snapshot().selection["weapon"] == "Pistol"
+        finally:
+            browser.close()
+            server.close()
