@@ -3,10 +3,11 @@
 The base's centre follows the path; each stretch costs its length times the rate of the terrain
 under it (wheeled/tracked: difficult going x2, road x0.5, a road over difficult going is a road).
 Until its centre first changes ground, a base that starts straddling going that changes movement is
-on the going its front edge is in. The base's swept footprint, and the ground it sweeps pivoting on
-its centre at the start and at each waypoint, may not cross impassable terrain (hover: only
-impassable that is not flat; jump: nothing) or enemy bases; moving, not other vehicles either (for
-vehicles); it must end clear of every base.
+on the going its front edge is in. The area its footprint sweeps (facing along each stretch: the
+hull of the footprint at both ends of the stretch), and the ground it sweeps pivoting on its centre
+at the start and at each waypoint, may not cross impassable terrain (hover: only impassable that is
+not flat; jump: nothing, but it may not land on impassable) or enemy bases; moving, not other
+vehicles either (for vehicles); it must end clear of every base.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
-from table.geometry import footprint, footprint_vertices, heading_vector, mm_to_inches
+from table.geometry import base_outline, footprint, footprint_vertices, heading_vector, swept
 from table.rules.age_of_tyrants.los import Piece
 from table.rules.age_of_tyrants.profile import EPS
 from table.scene import Board, Model
@@ -141,8 +142,7 @@ def plan(model: Model, path: Sequence[Point2], locomotion: str, allowed_distance
         else:
             stretches.append(Stretch(terrain, hi - lo, (hi - lo) * factor))
 
-    half_width = mm_to_inches(model.base.width_mm) / 2
-    swept = line.buffer(half_width) if line.length > EPS else Point(path[0]).buffer(half_width)
+    swept = swept_area(model, path)
     end = _end_footprint(model, path)
     blocked: list[str] = []
     problems: list[str] = []
@@ -179,6 +179,17 @@ def plan(model: Model, path: Sequence[Point2], locomotion: str, allowed_distance
         problems.append(f"costs {cost:.2f}\" of movement, more than the {allowed_distance:g}\" allowed")
     return MovePlan(length, cost, allowed_distance, tuple(stretches), tuple(dict.fromkeys(blocked)),
                     tuple(problems), starts_on, tuple(turns))
+
+
+def swept_area(model: Model, path: Sequence[Point2]) -> BaseGeometry:
+    """What the base's footprint covers moving along `path` (its position first), facing along each
+    stretch: per stretch the hull of its footprint at both ends (the pivots between are `_pivots`')."""
+    legs = [(a, b) for a, b in zip(path, path[1:], strict=False) if math.dist(a, b) > EPS]
+    if not legs:
+        return footprint(replace(model, x=path[0][0], y=path[0][1]))
+    return shapely.union_all([
+        swept(base_outline(model.base, math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))), [a, b])
+        for a, b in legs])
 
 
 def _changes_going(piece: Piece) -> bool:
