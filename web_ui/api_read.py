@@ -44,8 +44,9 @@ def events():
         after = parse_int(header, "Last-Event-ID", -1)
     if not ctx.streams.acquire(blocking=False):
         raise ApiError(429, "path", "too many live connections; read /api/state instead")
+    patches = request.args.get("patch") in ("1", "true")
     body = stream(ctx.controller, after, ctx.options.sse_interval_s, ctx.options.heartbeat_s, ctx.streams,
-                  ctx.text)
+                  ctx.text, patches=patches)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
 

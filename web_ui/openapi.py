@@ -156,8 +156,10 @@ def document() -> dict[str, Any]:
         "paths": {
             "/api/state": {"get": _read("The live table", _ref("State"))},
             "/api/events": {"get": {
-                "summary": "Server-sent events: `id:` and `data.seq` are the snapshot's sequence number",
+                "summary": "Server-sent events: `id:` and `data.seq` are the snapshot's sequence number; "
+                           "`patch=1`: after the first, events carry only the changed parts",
                 "parameters": [_q("after", _int(-1, MAX_INT)),
+                               _q("patch", {"type": "string", "enum": ["0", "1"]}),
                                _q("Last-Event-ID", _int(-1, MAX_INT), "header")],
                 "responses": {"200": {"description": "an event stream",
                                       "content": {"text/event-stream": {"schema": {"type": "string"}}}},

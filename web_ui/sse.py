@@ -1,7 +1,12 @@
 """Server-sent events: one event per new snapshot, throttled, each with its sequence number.
 
 Throttling coalesces: a client gets at most one event per interval, always the newest snapshot, and
-its `seq` lets the client see that it skipped some (each event carries the whole state anyway).
+its `seq` lets the client see that it skipped some. Each event carries the whole state
+(`{"seq", "state"}`), unless the client asks for patches (`?patch=1`, as the panel does): then the
+first event of a stream is whole and each later one carries only the parts that changed since the
+state that client last received (`{"seq", "base", "parts"}`), so a phone on a still table receives a
+few hundred bytes rather than the whole board each time. A client that cannot apply a patch (its
+`base` is not what it holds) re-reads `/api/state`.
 """
 
 from __future__ import annotations
@@ -9,48 +14,95 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
+from typing import Any
 
 from table.snapshot import Controller, Snapshot
 
+KEPT = 16            # snapshots (and patches between them) kept for clients a few events behind
+
+
+def dumps(value: Any) -> str:
+    """Strict JSON, compact: what every phone parses."""
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def part_patch(old: Any, new: Any) -> Any:
+    """One changed part as sent: a dict as its changed keys (`$patch`, `$gone`), a list of the same
+    length with few changes (the LED frame) as `$set` [[index, value]...], anything else whole."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        changed = {k: v for k, v in new.items() if old.get(k) != v}
+        gone = [k for k in old if k not in new]
+        return {"$patch": changed, **({"$gone": gone} if gone else {})}
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        changed_items = [[i, v] for i, (u, v) in enumerate(zip(old, new, strict=True)) if u != v]
+        if len(changed_items) * 2 < len(new):
+            return {"$set": changed_items}
+    return new
+
+
+def patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The parts of `new` that differ from `old`, each as small as `part_patch` makes it."""
+    return {key: part_patch(old.get(key), value) for key, value in new.items()
+            if key != "seq" and old.get(key) != value}
+
 
 class SnapshotText:
-    """The newest snapshot as JSON and as an SSE event, made once however many clients read it."""
+    """The newest snapshot as JSON and as SSE events (whole, or patched from a recent one), each made
+    once however many clients read it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._key: tuple[int, float] | None = None
         self._json = self._event = ""
+        self._docs: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._patches: dict[tuple[int, int], str] = {}
 
     def _update(self, snapshot: Snapshot) -> None:
         key = (snapshot.seq, snapshot.timestamp)
         if key != self._key:
-            self._json = json.dumps(snapshot.to_dict(), separators=(",", ":"))
+            doc = snapshot.to_dict()
+            self._json = dumps(doc)
             data = f'{{"seq":{snapshot.seq},"state":{self._json}}}'
             self._event = f"id: {snapshot.seq}\nevent: state\ndata: {data}\n\n"
             self._key = key
+            self._docs[snapshot.seq] = doc
+            self._docs.move_to_end(snapshot.seq)
+            while len(self._docs) > KEPT:
+                self._docs.popitem(last=False)
+            self._patches = {k: v for k, v in self._patches.items() if k[0] in self._docs}
 
     def json(self, snapshot: Snapshot) -> str:
         with self._lock:
             self._update(snapshot)
             return self._json
 
-    def event(self, snapshot: Snapshot) -> str:
+    def event(self, snapshot: Snapshot, base: int | None = None) -> str:
+        """The SSE event for `snapshot`: its changes since `base` if that state is still kept, else whole."""
         with self._lock:
             self._update(snapshot)
-            return self._event
+            if base is None or base == snapshot.seq or base not in self._docs:
+                return self._event
+            key = (base, snapshot.seq)
+            if key not in self._patches:
+                data = dumps({"seq": snapshot.seq, "base": base,
+                              "parts": patch(self._docs[base], self._docs[snapshot.seq])})
+                self._patches[key] = f"id: {snapshot.seq}\nevent: state\ndata: {data}\n\n"
+            return self._patches[key]
 
 
 def stream(controller: Controller, after: int, interval_s: float, heartbeat_s: float,
-           slot: threading.BoundedSemaphore, cache: SnapshotText) -> Iterator[str]:
+           slot: threading.BoundedSemaphore, cache: SnapshotText, patches: bool = False) -> Iterator[str]:
     """Yield SSE text until the client goes away; `slot` is released when the stream ends."""
     try:
         yield "retry: 2000\n\n"
         last = after
+        sent: int | None = None           # the state this client holds (patches apply to it)
         current = controller.snapshot()
         if current.seq != last:
             yield cache.event(current)
-            last = current.seq
+            last = sent = current.seq
         next_at = time.monotonic() + interval_s
         while True:
             wait = next_at - time.monotonic()
@@ -58,8 +110,8 @@ def stream(controller: Controller, after: int, interval_s: float, heartbeat_s: f
                 time.sleep(wait)
             snapshot = controller.wait_for_change(last, heartbeat_s)
             if snapshot.seq != last:      # newer, or lower after a controller restart
-                yield cache.event(snapshot)
-                last = snapshot.seq
+                yield cache.event(snapshot, sent if patches and snapshot.seq > last else None)
+                last = sent = snapshot.seq
                 next_at = time.monotonic() + interval_s
             else:
                 yield ": keep-alive\n\n"

@@ -125,3 +125,57 @@ def test_too_many_streams_are_refused_with_429(table, tmp_path):
 def test_bad_last_event_id_is_a_400(client, header):
     response = client.get("/api/events", headers={"Last-Event-ID": header})
     assert response.status_code == 400 and response.get_json()["field"] == "Last-Event-ID"
+
+
+def _apply(state: dict, message: dict) -> dict:
+    """What the panel does with a patch event (web_ui/static/js/app.js `patched`)."""
+    state = {**state, "seq": message["seq"]}
+    for key, value in message["parts"].items():
+        if isinstance(value, dict) and "$patch" in value:
+            state[key] = {**state[key], **value["$patch"]}
+            for gone in value.get("$gone", []):
+                state[key].pop(gone, None)
+        elif isinstance(value, dict) and "$set" in value:
+            state[key] = list(state[key])
+            for index, item in value["$set"]:
+                state[key][index] = item
+        else:
+            state[key] = value
+    return state
+
+
+def test_patch_events_rebuild_exactly_the_state_the_table_serves(live, table):
+    events = Events(live.url, "/api/events?patch=1")
+    first = events.next()["data"]
+    state = first["state"]                                         # whole on connect
+    sizes = []
+    for step in range(4):
+        if step % 2:
+            post(live.url, "/api/phase/advance")
+        else:
+            post(live.url, "/api/select", {"id": "rifles-1" if step == 0 else "raiders-1"})
+        raw = events.next()
+        message = raw["data"]
+        assert "state" not in message and message["base"] == state["seq"]
+        sizes.append(len(json.dumps(message)))
+        state = _apply(state, message)
+        served = json.loads(urlopen_text(live.url + "/api/state"))
+        assert state == served
+    whole = len(json.dumps(first))
+    assert max(sizes) < whole / 3, (sizes, whole)                    # a change costs a fraction of the board
+    events.close()
+
+
+def test_without_patch_every_event_is_whole(live, table):
+    events = Events(live.url)
+    events.next()
+    post(live.url, "/api/phase/advance")
+    assert "state" in events.next()["data"]
+    events.close()
+
+
+def urlopen_text(url: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.read().decode()

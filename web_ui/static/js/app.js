@@ -69,14 +69,31 @@ function refreshCard() {
   } else if (card.kind === "unit") unitInfo(card.unit, card.model);
 }
 
+// The state after a patch event (web_ui/sse.py `part_patch`): a dict's changed keys merged, a list's
+// changed items set, anything else replaced.
+function patched(state, message) {
+  const next = { ...state, seq: message.seq };
+  for (const [key, value] of Object.entries(message.parts)) {
+    if (value && typeof value === "object" && "$patch" in value) {
+      next[key] = { ...state[key], ...value.$patch };
+      for (const gone of value.$gone || []) delete next[key][gone];
+    } else if (value && typeof value === "object" && "$set" in value) {
+      next[key] = [...state[key]];
+      for (const [index, item] of value.$set) next[key][index] = item;
+    } else next[key] = value;
+  }
+  return next;
+}
+
 function connect() {
-  const source = new EventSource("/api/events");
+  const source = new EventSource("/api/events?patch=1");     // whole state first, then what changed
   source.addEventListener("open", () => setOnline(true));
   source.addEventListener("error", () => setOnline(false));
   source.addEventListener("state", (event) => {
     const message = JSON.parse(event.data);
     if (message.state) apply(message.state);
-    else getJSON("/api/state").then(apply);         // an event without the state: re-read it
+    else if (message.parts && app.state && message.base === app.seq) apply(patched(app.state, message));
+    else getJSON("/api/state").then(apply);         // a patch to a state this phone does not hold: re-read
   });
 }
 
