@@ -98,8 +98,8 @@ def weapon():
     data = body()
     only(data, {"weapon"})
     name = data.get("weapon")
-    if name is not None and not (isinstance(name, str) and 0 < len(name) <= 64 and name.isprintable()):
-        raise ApiError(400, "weapon", "expected a weapon name (1-64 printable characters) or null")
+    if name is not None and not (isinstance(name, str) and 0 < len(name) <= 64):
+        raise ApiError(400, "weapon", "expected a weapon name (1-64 characters) or null")
     return run("weapon", "weapon", weapon=name)
 
 
