@@ -175,3 +175,18 @@ def test_killed_table_shows_offline_within_one_and_a_half_keepalives(make_hub, b
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(30)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--mqtt", "http://club"], "--mqtt: expected mqtt://host[:port] or mqtts://host[:port]"),
+    (["--mqtt", "mqtt://127.0.0.1:1", "--port", "70000"], "--port: expected 1-65535, got 70000"),
+    (["--mqtt", "mqtt://127.0.0.1:1", "--topic-prefix", "a/#"], "--topic-prefix: expected words of letters"),
+    (["--mqtt", "mqtt://127.0.0.1:1", "--password-file", "/nonexistent/pw"], "/nonexistent/pw: --password-file: "
+                                                                              "cannot read"),
+    (["--mqtt", "mqtt://127.0.0.1:1", "--db", "/proc/hub.sqlite3"], "/proc/hub.sqlite3: cannot open the hub's"),
+])
+def test_hub_mistakes_exit_2_with_one_line(args, message):
+    done = subprocess.run([sys.executable, "-m", "table.cli", "hub", *args], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
