@@ -12,7 +12,6 @@ The tracker turns sightings into steady poses and move events.
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -31,6 +30,7 @@ from vision.locate import (
     calibrate_frame,
     detect_all,
     missing_corner_warning,
+    new_detections,
     place_markers,
     plausible_candidates,
 )
@@ -55,7 +55,7 @@ class PipelineStats:
     full_passes: int = 0
     region_passes: int = 0
     recalibrations: int = 0
-    recovery_regions: int = 0
+    recovery_looks: int = 0
     deferred: int = 0  # pieces of changed regions left for a later frame
     sweeps: int = 0  # whole-frame sweeps completed
 
@@ -215,10 +215,10 @@ class VisionPipeline:
                                                                     self._pixels[marker_id], side)
 
         self._recovery.update(missing, changed_here, tracked, side, grey.shape)
-        before = self._recovery.regions_searched
+        before = self._recovery.looks_taken
         deadline = Deadline(RECOVERY_SHARE * self.frame_budget_s)
         found = self._recovery.step(grey, self._detector, deadline, hidden)
-        self.stats.recovery_regions += self._recovery.regions_searched - before
+        self.stats.recovery_looks += self._recovery.looks_taken - before
         self.timings.recovery = time.process_time() - started
         return found
 
@@ -227,7 +227,9 @@ class VisionPipeline:
         if calibration is not None:
             self._detector = PieceDetector(self.setup.detector_settings(grey.shape, calibration.px_per_inch))
             overlap = int(math.ceil(OVERLAP_SIDES * self._side_px()))
-            self._sweep = Sweep(grey.shape, self.full_pass_every, overlap)
+            piece = PIECE_SIDES * self._side_px()  # tiles no larger than the pieces of changed regions
+            tiles = max(self.full_pass_every, math.ceil(grey.shape[0] * grey.shape[1] / piece**2))
+            self._sweep = Sweep(grey.shape, tiles, overlap)
 
     def _note_corners(self, detections: list[Detection]) -> None:
         for d in detections:
@@ -248,14 +250,23 @@ class VisionPipeline:
                   for p in split_box(box, int(PIECE_SIDES * side), overlap)]
         self._corner_check = False
         deadline = Deadline(DETECT_SHARE * self.frame_budget_s)
-        found, rejects, searched = self._detector.detect_pieces(
-            grey, itertools.chain(pieces, self._sweep_tiles()), deadline)
+        found, rejects, searched = self._detector.detect_pieces(grey, pieces, deadline)
         self._carried = pieces[len(searched):]
         self.stats.deferred += len(self._carried)
-        found += self._detector.second_pass(grey, plausible_candidates(rejects, self.setup, self.calibration),
-                                            found)
+        found += self._second_pass(grey, rejects, found)
+        if not self._carried:  # the sweep, with what is left (all of it on a quiet frame)
+            more, rejects, tiles = self._detector.detect_pieces(grey, self._sweep_tiles(), deadline)
+            found += new_detections(more, found)
+            searched += tiles
+            found += self._second_pass(grey, rejects, found)
         self._note_corners(found)
         return found, searched, self._corner_check
+
+    def _second_pass(self, grey: np.ndarray, rejects: list[np.ndarray], found: list[Detection]
+                     ) -> list[Detection]:
+        assert self._detector is not None
+        candidates = plausible_candidates(rejects, self.setup, self.calibration)
+        return self._detector.second_pass(grey, candidates, found)
 
     def _sweep_tiles(self) -> Iterator[Box]:
         """The sweep's tiles, one turn at most; a turn starts with the corner markers' places (and

@@ -3,7 +3,7 @@
 A marker the camera looked for and did not find is searched for again with the slow looks (many
 threshold windows, then a sharpened copy, then one with the light flattened), one region at a
 time, nearest its last place first, spread over frames (each frame the pipeline grants a few
-regions within a fixed share of its budget). While its place is known to be covered (a hand: its
+looks within a fixed share of its budget). While its place is known to be covered (a hand: its
 surroundings changed too, `RemovalCheck.looks_covered`) nothing is searched; when its place changes
 again (the cover lifts, or something moved there) the search starts over from the nearest region.
 A search that has tried every region stops: the marker stays occluded (the tracker keeps its place)
@@ -24,7 +24,8 @@ from vision.locate import new_detections
 
 REGION_SIDES = 6.0  # a search region: this many marker sides square
 RINGS = 2  # regions this many rings out from the one on the marker's last place
-LOOKS = ((True, False, False), (True, True, False), (True, True, True))  # dense, sharpen, flatten
+Look = tuple[bool, bool, bool]  # dense, sharpen, flatten (MarkerDetector.detect)
+LOOKS: tuple[Look, ...] = ((True, False, False), (True, True, False), (True, True, True))
 
 
 def regions_around(centre: tuple[float, float], side_px: float, shape: tuple[int, ...]) -> list[Box]:
@@ -45,15 +46,15 @@ def regions_around(centre: tuple[float, float], side_px: float, shape: tuple[int
 
 
 class Recovery:
-    """Searches for missing markers a few regions per frame (see the module's docstring)."""
+    """Searches for missing markers a few looks per frame (see the module's docstring)."""
 
     def __init__(self) -> None:
-        self._searches: dict[int, list[Box]] = {}  # marker -> regions still to search, nearest first
-        self._served: dict[int, int] = {}  # marker -> when it last had a region searched
-        self.regions_searched = 0
+        self._searches: dict[int, list[tuple[Box, Look]]] = {}  # marker -> looks to take, nearest first
+        self._served: dict[int, int] = {}  # marker -> when it last had a look
+        self.looks_taken = 0
 
     def searching(self) -> list[int]:
-        return [i for i, regions in self._searches.items() if regions]
+        return [i for i, todo in self._searches.items() if todo]
 
     def update(self, missing: Mapping[int, tuple[float, float]], changed_here: Callable[[int], bool],
                tracked: Iterable[int], side_px: float, shape: tuple[int, ...]) -> None:
@@ -69,7 +70,8 @@ class Recovery:
                 del self._served[marker_id]
         for marker_id, centre in missing.items():
             if marker_id not in self._searches or changed_here(marker_id):
-                self._searches[marker_id] = regions_around(centre, side_px, shape)
+                regions = regions_around(centre, side_px, shape)
+                self._searches[marker_id] = [(region, look) for region in regions for look in LOOKS]
 
     def found(self, marker_ids: Iterable[int]) -> None:
         for marker_id in marker_ids:
@@ -77,30 +79,22 @@ class Recovery:
 
     def step(self, grey: np.ndarray, detector: MarkerDetector, deadline: Deadline,
              covered: Callable[[int], bool]) -> list[Detection]:
-        """Search regions (one per marker in turn, the one served longest ago first; nearest its last
-        place first) until the deadline; markers whose place is covered wait. Returns what was found
-        of the markers searched for."""
+        """Take looks (one per marker in turn, the one served longest ago first; its regions nearest
+        its last place first, each with the plain look, then sharpened, then flattened) until the
+        deadline; markers whose place is covered wait. Returns what was found of them."""
         waiting = [i for i in self.searching() if not covered(i)]
         found: list[Detection] = []
         while waiting and deadline.left():
             marker_id = min(waiting, key=lambda i: self._served.get(i, -1))
-            self._served[marker_id] = self.regions_searched
-            regions = self._searches[marker_id]
-            region = regions.pop(0)
-            self.regions_searched += 1
-            hits = self._look(grey, detector, region, marker_id)
-            if hits:
-                found += new_detections(hits, found)
-                del self._searches[marker_id]
-            if marker_id not in self._searches or not regions:
-                waiting.remove(marker_id)
-        return found
-
-    @staticmethod
-    def _look(grey: np.ndarray, detector: MarkerDetector, region: Box, marker_id: int) -> list[Detection]:
-        for dense, sharpen, flatten in LOOKS:
+            self._served[marker_id] = self.looks_taken
+            todo = self._searches[marker_id]
+            region, (dense, sharpen, flatten) = todo.pop(0)
+            self.looks_taken += 1
             hits, _ = detector.detect(grey, [region], dense=dense, sharpen=sharpen, flatten=flatten)
             hits = [d for d in hits if d.id == marker_id]
             if hits:
-                return hits
-        return []
+                found += new_detections(hits, found)
+                del self._searches[marker_id]
+            if marker_id not in self._searches or not todo:
+                waiting.remove(marker_id)
+        return found

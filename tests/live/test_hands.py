@@ -44,7 +44,7 @@ def test_a_resting_hand_moves_nothing_never_stalls_the_frame_path_and_every_mode
         cpu.append(time.process_time() - before)
         c.settle()
         states.append({m["id"]: m.get("state") for m in c.snapshot().scene["models"]})
-        searched.append(pipeline.stats.recovery_regions)
+        searched.append(pipeline.stats.recovery_looks)
         # no model moves while the hand is over the board, or after
         assert {m.id: (m.x, m.y) for m in c.state.scene.models} == start
     assert not [e for e in c.gamelog.events(c.game) if e["kind"] == "move" and not e.get("placement")]

@@ -52,7 +52,7 @@ def test_dense_recovery_finds_a_tracked_marker_the_normal_pass_misses(config, cl
     after = [pipeline.process(f) for f in frames([shaken] * 4, start=4)]
     assert not [m for o in after for m in o.moves] and all(set(o.markers) == models for o in after)
     assert {i for o in after for i, p in o.markers.items() if not p.occluded} == models
-    assert pipeline.stats.recovery_regions <= 4 * 25
+    assert pipeline.stats.recovery_looks <= 4 * 75
 
 
 def test_dense_and_sharpened_passes_never_invent_a_marker_on_clutter(config):
