@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
 
 from table.geometry import GRAZE, Point2, core, minkowski, swept, terrain_polygon
 from table.scene import Terrain
@@ -54,13 +55,29 @@ class Reach:
 class Terrain2D:
     """The scene's terrain as movement sees it."""
 
-    def __init__(self, pieces: Sequence[Terrain], climb_cost: float):
+    def __init__(self, pieces: Sequence[Terrain], climb_cost: float, difficult_by: str = "centre",
+                 difficult_climb: bool = False):
+        """`difficult_by`: difficult ground counts while the centre is on it (`centre`) or while any part
+        of the base is (`base`); `difficult_climb`: a difficult piece with height is climbed too."""
         self.climb_cost = climb_cost
+        self.difficult_by = difficult_by
+        no_climb = NO_CLIMB - {"difficult"} if difficult_climb else NO_CLIMB
         self.blocking = [(p, terrain_polygon(p)) for p in pieces if p.has("impassable")]
         self.climbing = [(p, terrain_polygon(p)) for p in pieces
-                         if p.height > 0 and not (p.traits & NO_CLIMB) and climb_cost > 0]
+                         if p.height > 0 and not (p.traits & no_climb) and climb_cost > 0]
         difficult = [terrain_polygon(p) for p in pieces if p.has("difficult")]
         self.difficult = shapely.union_all(difficult) if difficult else None
+        self._grown: dict[bytes, BaseGeometry | None] = {}
+
+    def difficult_for(self, outline: np.ndarray) -> BaseGeometry | None:
+        """Where the centre of a base with this outline pays for difficult ground (see difficult_by)."""
+        if self.difficult is None or self.difficult_by == "centre":
+            return self.difficult
+        key = outline.tobytes()
+        if key not in self._grown:
+            parts = getattr(self.difficult, "geoms", [self.difficult])
+            self._grown[key] = shapely.union_all([minkowski(g, outline) for g in parts])
+        return self._grown[key]
 
     def walls(self, outline: np.ndarray):
         """The area a model's centre may not enter: impassable terrain grown by its base outline
@@ -79,7 +96,8 @@ class Terrain2D:
         line = LineString(points)
         area = swept(outline, points)
         stopped = tuple(p.id for p, poly in self.blocking if area.intersects(core(poly)))
-        difficult = line.intersection(self.difficult).length if self.difficult is not None else 0.0
+        ground = self.difficult_for(outline)
+        difficult = line.intersection(ground).length if ground is not None else 0.0
         climb, climbed = 0.0, []
         for piece, poly in self.climbing:
             entries = _entries(line, poly)
@@ -88,13 +106,14 @@ class Terrain2D:
                 climbed.append(piece.id)
         return PathCost(line.length, difficult, climb, tuple(climbed), stopped)
 
-    def leg_costs(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    def leg_costs(self, starts: np.ndarray, ends: np.ndarray, outline: np.ndarray) -> np.ndarray:
         """Costs of many straight legs at once (inf where impassable terrain is in the way is the
         caller's business)."""
         lines = shapely.linestrings(np.stack([starts, ends], axis=1))
         total = np.hypot(*(ends - starts).T)
-        if self.difficult is not None:
-            total = total + shapely.length(shapely.intersection(lines, self.difficult))
+        ground = self.difficult_for(outline)
+        if ground is not None:
+            total = total + shapely.length(shapely.intersection(lines, ground))
         for piece, poly in self.climbing:
             parts = shapely.intersection(lines, poly)
             count = np.array([_pieces(g) for g in parts], dtype=float)
@@ -109,7 +128,7 @@ class Terrain2D:
         `outline`: the base (centred on the origin) that must not overlap impassable terrain; `steer`:
         a circumscribed outline of it whose corners the path is steered round."""
         wall = self.walls(outline)
-        nodes = [start, *_within_reach(self._corners(start, limit, steer), start, goals, limit)]
+        nodes = [start, *_within_reach(self._corners(start, limit, steer, outline), start, goals, limit)]
         for (tx, ty), radius in goals:
             r = radius
             nodes += [(tx + r * math.cos(2 * math.pi * k / RING), ty + r * math.sin(2 * math.pi * k / RING))
@@ -133,8 +152,8 @@ class Terrain2D:
             legs = shapely.linestrings(np.stack([pts[i[ok]], pts[j[ok]]], axis=1))
             ok[ok] = ~shapely.intersects(legs, wall)
         i, j = i[ok], j[ok]
-        there = self.leg_costs(pts[i], pts[j])
-        back = self.leg_costs(pts[j], pts[i])
+        there = self.leg_costs(pts[i], pts[j], outline)
+        back = self.leg_costs(pts[j], pts[i], outline)
         graph: list[list[tuple[float, int]]] = [[] for _ in range(m)]
         for a, b, c_ab, c_ba in zip(i.tolist(), j.tolist(), there.tolist(), back.tolist(), strict=True):
             graph[a].append((c_ab, b))
@@ -144,7 +163,7 @@ class Terrain2D:
             return None
         return Reach(best, tuple((float(pts[k][0]), float(pts[k][1])) for k in path))
 
-    def _corners(self, start: Point2, limit: float, steer: np.ndarray) -> list[Point2]:
+    def _corners(self, start: Point2, limit: float, steer: np.ndarray, outline: np.ndarray) -> list[Point2]:
         """Points to steer by, each a hair outside its piece, for pieces within `limit` of the start:
         the corners of impassable pieces grown by the `steer` outline, and points every EDGE_STEP
         along the outlines of difficult and climbing pieces."""
@@ -152,8 +171,9 @@ class Terrain2D:
         found: list[Point2] = []
         shapes = [(minkowski(poly, steer), None) for _, poly in self.blocking if poly.distance(here) <= limit]
         shapes += [(poly, EDGE_STEP) for _, poly in self.climbing]
-        if self.difficult is not None:
-            shapes += [(g, EDGE_STEP) for g in getattr(self.difficult, "geoms", [self.difficult])]
+        ground = self.difficult_for(outline)
+        if ground is not None:
+            shapes += [(g, EDGE_STEP) for g in getattr(ground, "geoms", [ground])]
         for poly, step in shapes:
             if poly.distance(here) > limit:
                 continue

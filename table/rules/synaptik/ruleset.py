@@ -56,6 +56,11 @@ class Synaptik(InchRuleset):
         Option("los_block_height", "number", 2.0, help="impassable terrain taller than this blocks sight"),
         Option("climb_cost", "number", 2.0, help="inches of movement per inch of height climbed over"),
         Option("firing_line_models", "choice", "beyond_first_ten", FIRING_LINE_MODELS),
+        Option("band_edge", "choice", "nearer", ("nearer", "farther"),
+               help="a distance on a shared band edge is in the nearer band; farther: the farther one"),
+        Option("difficult_by", "choice", "centre", ("centre", "base"),
+               help="difficult ground counts under the centre's path; base: while any part of the base is"),
+        Option("difficult_climb", "bool", False, help="a difficult piece with height is climbed over too"),
         Option("move_base", "choice", "outline", ("outline", "disc"),
                help="a moving base keeps its facing; disc: the widest disc in it (it may turn)"),
         Option("corner_joint", "choice", "closed", ("closed", "open"),
@@ -107,7 +112,8 @@ class Synaptik(InchRuleset):
 
     @cached_property
     def ground(self) -> Terrain2D:
-        return Terrain2D(self.scene.terrain, finite(self.rulings["climb_cost"], "ruling climb_cost"))
+        return Terrain2D(self.scene.terrain, finite(self.rulings["climb_cost"], "ruling climb_cost"),
+                         self.rulings["difficult_by"], self.rulings["difficult_climb"])
 
     def distances(self, a: tuple[Model, ...], b: tuple[Model, ...]) -> np.ndarray:
         """The (len a, len b) matrix of measured distances."""
@@ -237,18 +243,20 @@ class Synaptik(InchRuleset):
         shooters = self.models_for(a)
         w = self.weapon(self.unit(shooters[0].unit), weapon)
         d, _, _ = self.closest(shooters, self.models_for(b))
-        return {"band": band_of(w.bands, d), "distance": inches(d), "weapon": w.name, "from": a, "to": b}
+        return {"band": band_of(w.bands, d, self.nearer), "distance": inches(d), "weapon": w.name,
+                "from": a, "to": b}
 
     @question("bands")
     def bands(self, a: str, weapon: str | None = None) -> dict[str, Any]:
         """The range bands the table shows for A: those of the named weapon, else of its first weapon
-        with bands, measured from A's models; a boundary belongs to the nearer band."""
+        with bands, measured from A's models; a boundary belongs to the band `band_edge` says."""
         shooters = self.models_for(a)
         unit = self.unit(shooters[0].unit)
         w = self.weapon(unit, weapon)
         ordered = sorted(w.bands.items(), key=lambda kv: (kv[1][0], kv[1][1]))
         return {"unit": unit.id, "weapon": w.name, "weapons": [x.name for x in unit.weapons if x.bands],
-                "from": [m.id for m in shooters], "measure": self.method, "boundary": "nearer",
+                "from": [m.id for m in shooters], "measure": self.method,
+                "boundary": self.rulings["band_edge"],
                 "bands": [{"band": name, "from": lo, "to": hi} for name, (lo, hi) in ordered]}
 
     def report_pairs(self, pairs: list[tuple[Unit, Unit]]) -> list[dict[str, Any]]:
@@ -258,7 +266,7 @@ class Synaptik(InchRuleset):
 
     def report_pair(self, shooter: Unit, target: Unit) -> dict[str, Any]:
         d = self._unit_distance(shooter, target)
-        bands = {w.name: band_of(w.bands, d) for w in shooter.weapons if w.bands}
+        bands = {w.name: band_of(w.bands, d, self.nearer) for w in shooter.weapons if w.bands}
         return {"from": shooter.id, "to": target.id, "distance": inches(d), "los": None,
                 "band": next(iter(bands.values()), None), "bands": bands}
 
@@ -334,12 +342,15 @@ class Synaptik(InchRuleset):
                 "path": best["path"] if best else None, "models": found,
                 "disorder_if_not": True}
 
+    @property
+    def nearer(self) -> bool:
+        """The `band_edge` ruling: a distance on a shared band edge is in the nearer band."""
+        return self.rulings["band_edge"] == "nearer"
+
     def move_outlines(self, model: Model) -> tuple[np.ndarray, np.ndarray]:
         """The outline a moving base keeps clear of impassable terrain (centred on the origin), and a
         circumscribed one to steer round corners by (`move_base` ruling)."""
         reading = self.rulings["move_base"]
-        if reading not in ("outline", "disc"):
-            raise QueryError(f"ruling move_base: expected one of outline, disc, got {reading!r}")
         base, heading = model.base, model.heading
         if reading == "disc":
             across = 2 * MM_PER_INCH * inner_radius(base)

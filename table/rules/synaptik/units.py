@@ -48,9 +48,11 @@ def melee_contacts(ids: Sequence[str], players: Sequence[str], dist: np.ndarray)
     return {ids[i]: [ids[j] for j in np.flatnonzero(contact[i])] for i in range(len(ids)) if contact[i].any()}
 
 
-def band_of(bands: Mapping[str, tuple[float, float]], distance: float) -> str:
-    """The range band a distance falls in; on a boundary, the nearer band (the one starting first)."""
-    for name, (lo, hi) in sorted(bands.items(), key=lambda kv: (kv[1][0], kv[1][1])):
+def band_of(bands: Mapping[str, tuple[float, float]], distance: float, nearer: bool = True) -> str:
+    """The range band a distance falls in; on a boundary, the nearer band (the one starting first),
+    or with `nearer` false the farther one."""
+    order = sorted(bands.items(), key=lambda kv: (kv[1][0], kv[1][1]), reverse=not nearer)
+    for name, (lo, hi) in order:
         if lo - EPS <= distance <= hi + EPS:
             return name
     return OUT_OF_RANGE
