@@ -2,7 +2,7 @@
 
 Every subcommand module in `table.commands` has `register(subparsers)`; a handler returns a
 JSON-able answer, which is printed on stdout. A TableError (a user's mistake) exits 2 with one
-line on stderr; no traceback.
+line on stderr; no traceback. A handler may set `args.exit_status` (doctor: 1 when not ok).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if answer is not None:
         json.dump(strict_json(answer), sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
-    return 0
+    return int(getattr(args, "exit_status", 0))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ a read-only mapping of sections with the defaults filled in.
 
 from __future__ import annotations
 
+import ipaddress
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from table.errors import ConfigError
+from table.strictjson import non_finite_path
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = PACKAGE_ROOT / "firmware_cfg"
@@ -58,6 +61,42 @@ def _unit_interval(value: Any) -> str | None:
     return None if 0 <= value <= 1 else f"must be between 0 and 1, got {value}"
 
 
+def _between(low: int, high: int) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        return None if low <= value <= high else f"must be between {low} and {high}, got {value}"
+    return check
+
+
+_HOSTNAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                       r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$")
+
+
+def _host(value: str) -> str | None:
+    """An IP address or a host name the panel can listen on."""
+    try:
+        ipaddress.ip_address(value)
+        return None
+    except ValueError:
+        pass
+    return None if _HOSTNAME.match(value) else f"expected an IP address or a host name, got {value!r}"
+
+
+MIN_PIN_DIGITS = 6
+
+
+def _pin(value: str) -> str | None:
+    """A configured PIN: at least six digits (empty: one is generated)."""
+    if value == "" or (value.isascii() and value.isdigit() and len(value) >= MIN_PIN_DIGITS):
+        return None
+    return (f"must be at least {MIN_PIN_DIGITS} digits (or empty to generate one), "
+            f"got {len(value)} character(s)")
+
+
+def _host_list(value: list[Any]) -> str | None:
+    bad = [v for v in value if not isinstance(v, str) or _host(v.rstrip("."))]
+    return f"expected host names or IP addresses, got {bad[0]!r}" if bad else None
+
+
 NUMBER = (int, float)
 
 SCHEMA: dict[str, dict[str, Key]] = {
@@ -79,8 +118,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "source": Key(str, "auto", _one_of("auto", "picamera2", "opencv", "replay", "synthetic")),
         "index": Key(int, 0, _at_least_zero),
         "path": Key(str, ""),
-        "width": Key(int, 2028, _positive),
-        "height": Key(int, 1520, _positive),
+        "width": Key(int, 2028, _between(1, 16384)),
+        "height": Key(int, 1520, _between(1, 16384)),
         "fps": Key(NUMBER, 10.0, _positive),
         "exposure_us": Key(int, 0, _at_least_zero),
         "analogue_gain": Key(NUMBER, 0.0, _at_least_zero),
@@ -113,9 +152,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
                               lambda v: None if v in (3, 4) else f"must be 3 (RGB) or 4 (RGBW), got {v!r}"),
     },
     "web": {
-        "host": Key(str, "0.0.0.0"),
-        "port": Key(int, 8080, _positive),
-        "pin": Key(str, ""),
+        "host": Key(str, "0.0.0.0", _host),
+        "port": Key(int, 8080, _between(1, 65535)),
+        "pin": Key(str, "", _pin),
         "sse_interval_s": Key(NUMBER, 0.2, _positive),
     },
     "log": {
@@ -258,13 +297,23 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     path = Path(path)
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            document = tomllib.load(handle)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a {what}") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}): TOML files are UTF-8") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: arrays or tables nested too deep") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    infinite = non_finite_path(document)     # TOML allows inf and nan; nothing on a table is infinite
+    if infinite is not None:
+        raise ConfigError(f"{path}: {infinite}: must be a finite number")
+    return document
 
 
 def default_config() -> Config:

@@ -28,3 +28,7 @@ class HardwareError(TableError, RuntimeError):
 class SetupError(TableError, RuntimeError):
     """The installation is broken (a library that is present but cannot load): retrying cannot fix
     it, so the table stops with one line saying what to reinstall."""
+
+
+class StorageError(TableError, OSError):
+    """The game log cannot store a change right now (a full disk, a lock held by another process)."""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
+from table import strictjson
 from table.errors import QueryError
 from table.rules import all_rulesets, get_ruleset
 from web_ui import capabilities, storage
@@ -105,7 +105,7 @@ def log_export():
             if not entries:
                 return
             for entry in entries:
-                yield json.dumps(entry, separators=(",", ":")) + "\n"
+                yield strictjson.dumps(entry) + "\n"
             after = int(entries[-1].get("seq", after + len(entries)))
 
     headers = {"Content-Disposition": 'attachment; filename="game-log.jsonl"'}

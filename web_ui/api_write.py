@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify
 from flask.blueprints import BlueprintSetupState
 
 from table import registry
-from table.errors import QueryError, SceneError, TableError
+from table.errors import QueryError, SceneError, StorageError, TableError
 from table.rules import all_rulesets, get_ruleset
 from table.scene import parse_scene
 from web_ui import storage
@@ -26,10 +26,13 @@ MAX_POINTS = 100
 
 def run(name: str, field: str = "body", **params: Any):
     """Send one command; the reply carries the controller's answer and the new sequence number.
-    The request is already checked, so a refusal is about the table's state: a 409 naming `field`."""
+    The request is already checked, so a refusal is about the table's state: a 409 naming `field`;
+    a change the game log could not store is a 503 naming `log` (the table keeps it and retries)."""
     ctx = panel()
     try:
         result = ctx.controller.command(name, **params)
+    except StorageError as exc:
+        raise ApiError(503, "log", str(exc)) from None
     except TableError as exc:
         raise ApiError(409, field, str(exc)) from None
     return jsonify({"ok": True, "command": name, "result": result, "seq": ctx.controller.snapshot().seq})

@@ -5,9 +5,12 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, render_template
+from flask.json.provider import DefaultJSONProvider
 
+from table import strictjson
 from table.snapshot import Controller
 from web_ui import api_read, api_write, capabilities, errors
 from web_ui.auth import PinGuard, resolve_pin
@@ -19,6 +22,21 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+
+
+class StrictJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, strict both ways: no NaN or Infinity in or out (a phone's JSON.parse refuses them)."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        kwargs.setdefault("allow_nan", False)
+        return super().dumps(obj, **kwargs)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return strictjson.loads(s)
+
+
+class PanelFlask(Flask):
+    json_provider_class = StrictJSONProvider
 
 
 def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | None = None,
@@ -36,7 +54,7 @@ def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | 
     options = PanelOptions(pin=resolved, data_dir=folder.resolve(), sse_interval_s=sse_interval_s,
                            heartbeat_s=heartbeat_s, max_streams=max_streams,
                            marker_dictionary=marker_dictionary, marker_size_mm=marker_size_mm)
-    app = Flask(__name__)
+    app = PanelFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
     context = PanelContext(controller, options, PinGuard(resolved, limit=pin_attempts))

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from table.errors import ConfigError, QueryError, SceneError, TableError
+from table.errors import ConfigError, QueryError, SceneError, StorageError, TableError
 
 
 class ApiError(Exception):
@@ -27,6 +27,8 @@ def error_body(field: str, message: str) -> dict[str, Any]:
 def _table_status(exc: TableError) -> int:
     if isinstance(exc, (QueryError, SceneError, ConfigError)):
         return 400
+    if isinstance(exc, StorageError):
+        return 503  # the game log cannot store it right now: try again
     return 409  # e.g. HardwareError, CalibrationError: the table cannot do it right now
 
 

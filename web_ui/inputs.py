@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import request
 
+from table import strictjson
 from web_ui.errors import ApiError
 
 IDENT = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
@@ -16,10 +17,17 @@ MAX_INT = 2**31 - 1
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object (an empty body counts as `{}`)."""
-    if not request.get_data(cache=True):
+    """The request's JSON object (an empty body counts as `{}`): strict JSON, so NaN, Infinity and
+    deep nesting are a 400 naming the body."""
+    raw = request.get_data(cache=True)
+    if not raw:
         return {}
-    data = request.get_json(silent=True)
+    if not request.is_json:
+        raise ApiError(400, "body", "expected a JSON object (Content-Type: application/json)")
+    try:
+        data = strictjson.loads(raw)
+    except (strictjson.StrictJsonError, UnicodeDecodeError) as exc:
+        raise ApiError(400, "body", f"invalid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "body", "expected a JSON object")
     return data

@@ -28,7 +28,8 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
 
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "Bad input (the field is named)", 401: "PIN missing", 403: "Wrong PIN",
-            404: "Not found", 409: "The table cannot do it now", 429: "Too many requests"}
+            404: "Not found", 409: "The table cannot do it now", 429: "Too many requests",
+            503: "Not saved: the game log cannot store it now (retried; the panel shows a banner)"}
     return {str(c): _json(_ref("Error"), text[c]) for c in codes}
 
 
@@ -43,7 +44,7 @@ def _change(summary: str, request: dict[str, Any] | None, *codes: int, params: l
             result: dict[str, Any] | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": summary, "security": [{"pin": []}],
                           "responses": {"200": _json(result or _ref("CommandResult")),
-                                        **_errors(400, 401, 403, 409, 429, *codes)}}
+                                        **_errors(400, 401, 403, 409, 429, 503, *codes)}}
     if request is not None:
         op["requestBody"] = {"required": bool(request.get("required") or request.get("oneOf")),
                              "content": {"application/json": {"schema": request}}}

@@ -11,13 +11,13 @@ few hundred bytes rather than the whole board each time. A client that cannot ap
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
+from table import strictjson
 from table.snapshot import Controller, Snapshot
 
 KEPT = 16            # snapshots (and patches between them) kept for clients a few events behind
@@ -25,7 +25,7 @@ KEPT = 16            # snapshots (and patches between them) kept for clients a f
 
 def dumps(value: Any) -> str:
     """Strict JSON, compact: what every phone parses."""
-    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+    return strictjson.dumps(value)
 
 
 def part_patch(old: Any, new: Any) -> Any:

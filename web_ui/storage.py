@@ -6,13 +6,13 @@ resolved path is checked to lie inside that folder.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from table import strictjson
 from table.errors import SceneError
 from table.scene import parse_scene
 from web_ui.errors import ApiError
@@ -43,7 +43,7 @@ def read_scene(data_dir: Path, name: str) -> dict[str, Any]:
     if not path.is_file():
         raise ApiError(404, "name", f"no saved scene {name!r}")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return strictjson.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ApiError(409, "name", f"saved scene {name!r} cannot be read: {exc}") from None
 
@@ -58,6 +58,6 @@ def write_scene(data_dir: Path, name: str, document: dict[str, Any]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(document, handle, indent=2)
+        handle.write(strictjson.dumps(document, indent=2))
     os.replace(tmp, path)
     return path

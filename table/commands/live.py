@@ -135,7 +135,10 @@ def _serve(controller: Any, config: Config, args: argparse.Namespace) -> bool:
 def run_doctor(args: argparse.Namespace) -> Any:
     from table.live.doctor import diagnose
 
-    return diagnose(args.config)
+    load_config(args.config)       # a malformed config: one line, exit 2, as from `run` and `locate`
+    report = diagnose(args.config)
+    args.exit_status = 0 if report["ok"] else 1    # scripts and systemd can tell
+    return report
 
 
 def log_export(args: argparse.Namespace) -> Any:

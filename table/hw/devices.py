@@ -16,14 +16,17 @@ from table.errors import HardwareError
 from table.hw.pinmap import PinMap
 from table.hw.strip import LedStrip
 
-# Status LED: colour and blink pattern, so the state reads without telling colours apart.
-STATUS_PATTERNS: dict[str, tuple[tuple[float, float, float], float | None]] = {
-    "ok": ((0.0, 0.62, 0.45), None),              # bluish green, steady
-    "uncalibrated": ((0.94, 0.89, 0.26), 1.0),    # yellow, slow blink (1 s on, 1 s off)
-    "camera_lost": ((0.84, 0.37, 0.0), 0.2),      # vermillion, fast blink
-    "error": ((0.80, 0.47, 0.65), 0.5),           # reddish purple, medium blink
+# Status LED: colour and blink pattern (seconds on, off; None: steady), so the state reads without
+# telling colours apart. A fault shows at once, even over a PIN being blinked (docs/hardware.md).
+STATUS_PATTERNS: dict[str, tuple[tuple[float, float, float], tuple[float, float] | None]] = {
+    "ok": ((0.0, 0.62, 0.45), None),                  # bluish green, steady
+    "uncalibrated": ((0.94, 0.89, 0.26), (1.0, 1.0)),  # yellow, slow blink
+    "camera_lost": ((0.84, 0.37, 0.0), (0.2, 0.2)),   # vermillion, fast blink
+    "error": ((0.80, 0.47, 0.65), (0.5, 0.5)),        # reddish purple, medium blink
+    "log_fault": ((0.84, 0.37, 0.0), (1.5, 0.2)),     # vermillion, on with short dark gaps: changes not saved
     "off": ((0.0, 0.0, 0.0), None),
 }
+FAULTS = frozenset({"log_fault", "camera_lost", "error"})   # shown over a PIN being blinked
 
 PIN_COLOUR = (0.0, 0.45, 0.70)                    # blue: the PIN being blinked, unlike any status
 
@@ -110,20 +113,23 @@ class TableHardware:
         self.strip.show(frame)
 
     def set_status(self, state: str) -> None:
-        """Show a status on the status LED: ok, uncalibrated, camera_lost, error or off
-        (after the PIN, while it is being blinked)."""
+        """Show a status on the status LED (a key of STATUS_PATTERNS). While a PIN is being blinked
+        a fault stops the PIN and shows at once; any other status waits until the PIN is shown."""
         with self._pin_lock:
-            if self._pin_thread is not None:
+            showing_pin = self._pin_thread is not None
+            if showing_pin and state not in FAULTS:
                 self._pending_status = state
                 return
+        if showing_pin:
+            self._stop_pin()
         if state == self.status:
             return
-        colour, period = STATUS_PATTERNS[state]
+        colour, blink = STATUS_PATTERNS[state]
         self.status = state
-        if period is None:
+        if blink is None:
             self.status_led.color = colour
         else:
-            self.status_led.blink(on_time=period, off_time=period, on_color=colour)
+            self.status_led.blink(on_time=blink[0], off_time=blink[1], on_color=colour)
 
     def show_pin(self, pin: str) -> threading.Thread:
         """Blink a just-generated PIN on the status LED (`pin_timing`), then show the status again;

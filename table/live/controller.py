@@ -19,13 +19,15 @@ import json
 import logging
 import math
 import random
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from table import strictjson
 from table.config import Config
-from table.errors import ConfigError, QueryError, TableError
+from table.errors import ConfigError, QueryError, StorageError, TableError
 from table.hw import TableHardware
 from table.live import highlight, markers
 from table.live.background import Background
@@ -46,6 +48,7 @@ from table.snapshot import Snapshot
 from vision.types import Frame, Observation
 
 log = logging.getLogger(__name__)
+RETRY_S = 1.0              # a refused write to the game log is tried again this often
 
 
 
@@ -69,7 +72,8 @@ class TableController(Outputs):
         self._snap_cond = threading.Condition()
         self.status: dict[str, Any] = {"camera": "starting" if open_source else "none", "camera_detail": "",
                                        "calibration": "unknown", "frames": 0, "dropped": 0, "bad_frames": 0,
-                                       "last_error": "", "resumed": False}
+                                       "last_error": "", "resumed": False,
+                                       "log": "ok", "log_detail": ""}
         self._last_error_at = -math.inf
         self._seen: dict[int, tuple[float, float]] = {}
         self._sighted: dict[int, tuple[float, bool]] = {}   # marker -> (last seen, occluded then)
@@ -88,8 +92,11 @@ class TableController(Outputs):
         self._stopping = threading.Event()
         self._answer_cache = AnswerCache()
         self._commit_lock = threading.Lock()
-        self._uncommitted = 0                      # event batches applied but not yet on disk
-        self._log_error = ""
+        self._commit_cond = threading.Condition(self._commit_lock)
+        self._uncommitted = 0                      # event batches applied, their commit not yet tried
+        self._emitted = self._attempted = self._committed = 0   # event batches applied / tried / on disk
+        self._unsaved: list[tuple[int, list[dict[str, Any]]]] = []   # on the worker: refused by the log
+        self._retry: threading.Timer | None = None
         self._fresh_report: tuple[Scene, dict[str, Any] | None] | None = None   # from the worker
         self._report_asked: Scene | None = None
         self.hexes = HexTracker()
@@ -133,7 +140,10 @@ class TableController(Outputs):
         with self._lock:
             # on the worker, after every event of the game before it is committed
             started = self._background.submit(lambda: self.gamelog.start_game(scene.ruleset, event))
-            self.game = started.result()
+            try:
+                self.game = started.result()
+            except (sqlite3.Error, OSError) as exc:
+                raise StorageError(f"not saved: game log: cannot start a game ({exc})") from None
             self.session = session
             self._synced.clear()
             self.hexes.reset()
@@ -150,27 +160,82 @@ class TableController(Outputs):
 
     def emit_all(self, events: list[dict[str, Any]]) -> GameState:
         """Check every event, apply them all (or none), and queue them to be committed in one
-        transaction; no snapshot is published until they are on disk."""
+        transaction; no snapshot is published until the worker has tried to commit them."""
         if events:
+            try:
+                strictjson.dumps(events)
+            except ValueError as exc:            # a non-finite number: never stored, never shown
+                raise QueryError(f"{events[0]['kind']}: {exc}") from None
             trial = self.session.copy()
             for event in events:
                 trial.apply(event)
             self.session = trial
             with self._commit_lock:
                 self._uncommitted += 1
-            self._background.submit(lambda game=self.game: self._commit(game, events))
+                self._emitted += 1
+                self._background.submit(lambda game=self.game: self._commit(game, events))
         return self.state
 
     def _commit(self, game: int, events: list[dict[str, Any]]) -> None:
-        """On the worker: write one batch of events (a failed write is reported in the status)."""
+        """On the worker: queue one batch of events behind any the log refused, and write them."""
+        self._unsaved.append((game, events))
         try:
-            self.gamelog.append_all(game, events)
-        except Exception as exc:  # a full or failing disk must not stop the table
-            log.error("game log: %s", exc)
-            self._log_error = f"game log: cannot write: {exc}"
+            self._flush()
         finally:
-            with self._commit_lock:
+            with self._commit_cond:
                 self._uncommitted -= 1
+                self._attempted += 1
+                self._commit_cond.notify_all()
+
+    def _flush(self) -> None:
+        """On the worker: write the unsaved batches in order; on a failure keep them, show the fault
+        and try again in RETRY_S."""
+        while self._unsaved:
+            game, events = self._unsaved[0]
+            try:
+                self.gamelog.append_all(game, events)
+            except (sqlite3.Error, OSError) as exc:       # a full disk, a lock held elsewhere
+                self._log_failed(f"game log: cannot write ({exc}); {len(self._unsaved)} change(s) not "
+                                 f"saved yet, retrying")
+                return
+            self._unsaved.pop(0)
+            with self._commit_lock:
+                self._committed += 1
+        # the status is written here without the controller's lock: start_game waits for this worker
+        notice = self.gamelog.take_notice()
+        if notice:
+            self.status.update(log="recovered", log_detail=notice)
+        elif self.status["log"] == "fault":
+            log.warning("game log: writing again; every change is saved")
+            self.status.update(log="ok", log_detail="")
+
+    def _log_failed(self, message: str) -> None:
+        log.error("%s", message)
+        self.status.update(log="fault", log_detail=message)
+        if not self._stopping.is_set() and (self._retry is None or not self._retry.is_alive()):
+            self._retry = threading.Timer(RETRY_S, self._retry_flush)
+            self._retry.daemon = True
+            self._retry.start()
+
+    def _retry_flush(self) -> None:
+        try:
+            self._background.submit(self._flush)
+        except RuntimeError:         # the worker is closed: the table is stopping
+            pass
+
+    def _wait_saved(self, upto: int, timeout: float = 10.0) -> None:
+        """Wait until the worker has tried to write every batch up to number `upto`; StorageError
+        unless they are all on disk, else wait for the snapshot that shows them."""
+        with self._commit_cond:
+            tried = self._commit_cond.wait_for(lambda: self._attempted >= upto, timeout)
+            saved = self._committed >= upto
+        if not saved:
+            why = self.status["log_detail"] if self.status["log"] == "fault" else \
+                "game log: the write did not finish in time" if not tried else "game log: not written"
+            with self._snap_cond:      # the panel shows the fault by the time the refusal arrives
+                self._snap_cond.wait_for(lambda: self._snapshot.status.get("log") == "fault", 2.0)
+            raise StorageError(f"not saved: {why}")
+        self.settle()
 
     def settle(self, timeout: float = 10.0) -> bool:
         """Wait until every event so far is committed and the snapshot shows it."""
@@ -204,7 +269,9 @@ class TableController(Outputs):
             except TypeError as exc:
                 raise QueryError(f"{name}: {exc}") from None
             self._refresh()
-        self.settle()
+            with self._commit_lock:
+                upto = self._emitted
+        self._wait_saved(upto)
         return result
 
     def ruleset(self) -> Ruleset | None:
@@ -361,6 +428,8 @@ class TableController(Outputs):
     def close(self) -> None:
         """Stop the threads, turn every LED off, release the hardware and the log."""
         self._stopping.set()
+        if self._retry is not None:
+            self._retry.cancel()
         if self._capture is not None:
             self._capture.stop()
         for thread in self._threads:

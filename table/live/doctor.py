@@ -6,6 +6,8 @@ from __future__ import annotations
 import grp
 import importlib.util
 import os
+import shutil
+import sqlite3
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +17,8 @@ from table.config import Config, load_config
 from table.errors import SetupError, TableError
 
 Finding = dict[str, Any]
+MIN_FREE_BYTES = 1 << 20     # less free space than this beside the game log is a fault
+LOCK_WAIT_S = 3.0            # longer than any write of the running table holds the lock
 
 
 def _finding(check: str, ok: bool, detail: str, fix: str = "") -> Finding:
@@ -156,7 +160,29 @@ def check_log(config: Config) -> Finding:
         return _finding("game log", False, str(exc), "check [log] path and that its folder is writable")
     if integrity != "ok":
         return _finding("game log", False, f"{path}: {integrity}", "move the file away; a new log starts")
+    fault = log_write_fault(path)
+    if fault:
+        return fault
     return _finding("game log", True, f"{path}: {len(games)} game(s)")
+
+
+def log_write_fault(path: Path) -> Finding | None:
+    """A finding if the log could not take a write now: its filesystem is full, or another process
+    holds its write lock."""
+    free = shutil.disk_usage(path.parent).free
+    if free < MIN_FREE_BYTES:
+        return _finding("game log", False, f"{path}: the filesystem holding it is full ({free} bytes free): "
+                        "changes cannot be saved", "free space there, or set [log] path to another disk")
+    db = sqlite3.connect(str(path), timeout=LOCK_WAIT_S, isolation_level=None)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        return _finding("game log", False, f"{path}: cannot be written ({exc}): another process holds "
+                        "its write lock", "stop the other program using the file (`fuser` names it)")
+    finally:
+        db.close()
+    return None
 
 
 def diagnose(config_path: str | None) -> dict[str, Any]:

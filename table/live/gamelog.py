@@ -3,19 +3,29 @@
 Each event is committed before the table acts on it (WAL with synchronous=FULL), so a power cut
 in the middle of a write loses at most the event being written and never corrupts the file;
 reopening the log and replaying the current game's events resumes the game where it was.
+
+A write that fails (a full disk, another process holding the write lock) raises, so the caller can
+tell the player; a log file deleted or replaced while the table runs is noticed before the next write
+(its file identity changed) and the whole log is written afresh at its path from the open connection.
 """
 
 from __future__ import annotations
 
-import json
+import logging
+import os
 import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
+from table import strictjson
 from table.errors import ConfigError
+
+log = logging.getLogger(__name__)
+BUSY_TIMEOUT_S = 2.0       # how long a write waits for another process's lock before it fails
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -32,18 +42,78 @@ CREATE INDEX IF NOT EXISTS events_game ON events(game, seq);
 class GameLog:
     """One SQLite file of games and their events; safe to share between threads."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, busy_timeout_s: float = BUSY_TIMEOUT_S):
         self.path = Path(path)
+        self.busy_timeout_s = busy_timeout_s
+        self.in_memory = str(path) == ":memory:"
+        self.notice = ""         # what happened to the file, once (see `take_notice`)
         try:
-            if str(path) != ":memory:":
+            if not self.in_memory:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            self._db = self._connect()
         except (OSError, sqlite3.Error) as exc:
             raise ConfigError(f"{path}: cannot open the game log: {exc}") from None
+        self._identity = self._file_identity()
+        self._open = True
         self._lock = threading.Lock()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path) if not self.in_memory else ":memory:", check_same_thread=False,
+                             isolation_level=None, timeout=self.busy_timeout_s)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(SCHEMA)
+        return db
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        """The log file's (device, inode), None in memory or when there is no file at the path."""
+        if self.in_memory:
+            return None
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _check_file(self) -> None:
+        """Before a write (holding the lock): if the file at the path is not the one open, write the
+        whole log afresh there from the open connection and leave a notice."""
+        if self.in_memory:
+            return
+        if not self._open:
+            self._db = self._connect()
+            self._open = True
+        now = self._file_identity()
+        if now == self._identity:
+            return
+        what = "deleted" if now is None else "replaced by another file"
+        fresh = self.path.with_name(self.path.name + ".recovering")
+        fresh.unlink(missing_ok=True)
+        target = sqlite3.connect(str(fresh))
+        try:
+            self._db.backup(target)     # a full disk fails here, with the open log untouched
+        finally:
+            target.close()
+        self._db.close()                # checkpoints into the old file and removes its -wal and -shm
+        self._open = False              # (reopened at the next write if opening fails below)
+        moved = ""
+        if now is not None:
+            aside = self.path.with_name(f"{self.path.name}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
+            os.replace(self.path, aside)
+            moved = f" (the other file is kept as {aside.name})"
+        os.replace(fresh, self.path)
+        self._identity = self._file_identity()
+        self._db = self._connect()
+        self._open = True
+        self.notice = (f"{self.path}: the game log was {what} while the table ran; every game in it was "
+                       f"written to a fresh log there{moved}")
+        log.warning("%s", self.notice)
+
+    def take_notice(self) -> str:
+        """What happened to the log file since the last call ("" if nothing)."""
+        with self._lock:
+            notice, self.notice = self.notice, ""
+        return notice
 
     def current_game(self) -> int | None:
         """The newest game not ended, if any."""
@@ -52,9 +122,8 @@ class GameLog:
 
     def start_game(self, ruleset: str, first_event: dict[str, Any]) -> int:
         """End any open game and start a new one whose first event is `first_event`."""
-        with self._lock, self._db:
+        with self._write():
             now = time.time()
-            self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("UPDATE games SET ended = ? WHERE ended IS NULL", (now,))
             game = self._db.execute("INSERT INTO games (started, ruleset) VALUES (?, ?)",
                                     (now, ruleset)).lastrowid
@@ -67,15 +136,29 @@ class GameLog:
 
     def append_all(self, game: int, events: list[dict[str, Any]]) -> list[int]:
         """Commit events in one transaction (all or none); their sequence numbers once on disk."""
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._write():
             now = time.time()
             return [self._insert(game, event, now) for event in events]
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction (holding the lock, on the file at the path): committed when the
+        block ends, rolled back when it or the commit fails (a full disk, a lock held elsewhere)."""
+        with self._lock:
+            self._check_file()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
 
     def _insert(self, game: int, event: dict[str, Any], now: float) -> int:
         data = {k: v for k, v in event.items() if k != "kind"}
         cursor = self._db.execute("INSERT INTO events (game, ts, kind, data) VALUES (?, ?, ?, ?)",
-                                  (game, now, event["kind"], json.dumps(data, separators=(",", ":"))))
+                                  (game, now, event["kind"], strictjson.dumps(data)))
         return int(cursor.lastrowid)
 
     def events(self, game: int, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
@@ -85,7 +168,13 @@ class GameLog:
             rows = self._db.execute("SELECT seq, ts, kind, data FROM events WHERE game = ? AND seq > ? "
                                     "ORDER BY seq LIMIT ?", (game, after, -1 if limit is None else limit)
                                     ).fetchall()
-        return [{"seq": seq, "ts": ts, "kind": kind, **json.loads(data)} for seq, ts, kind, data in rows]
+        events = []
+        for seq, ts, kind, data in rows:
+            try:
+                events.append({"seq": seq, "ts": ts, "kind": kind, **strictjson.loads(data)})
+            except strictjson.StrictJsonError as exc:    # e.g. Infinity written by an older version
+                log.warning("game log event %s skipped: %s", seq, exc)
+        return events
 
     def since(self, after: int, limit: int | None = None) -> list[dict[str, Any]]:
         """Every game's events with a sequence number above `after`, in order, each with its "game"
@@ -118,7 +207,7 @@ def export_jsonl(events: Iterable[dict[str, Any]], out: TextIO) -> int:
     """Write events as JSON lines; returns how many."""
     count = 0
     for event in events:
-        out.write(json.dumps(event, separators=(",", ":")) + "\n")
+        out.write(strictjson.dumps(event) + "\n")
         count += 1
     return count
 
@@ -134,9 +223,9 @@ def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}: line {number}: invalid JSON: {exc.msg}") from None
+            event = strictjson.loads(line)
+        except strictjson.StrictJsonError as exc:
+            raise ConfigError(f"{path}: line {number}: invalid JSON: {exc}") from None
         if not isinstance(event, dict) or not isinstance(event.get("kind"), str):
             raise ConfigError(f"{path}: line {number}: expected an event object with a \"kind\"")
         yield event

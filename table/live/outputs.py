@@ -102,6 +102,9 @@ class Outputs:
         self.frame = frame
 
     def _status_led(self) -> str:
+        """Faults first (the game log, then the camera, then a recent error), then calibration."""
+        if self.status["log"] == "fault":
+            return "log_fault"
         if self.status["camera"] == "lost":
             return "camera_lost"
         if self.clock() - self._last_error_at < ERROR_SHOWN_S:
@@ -129,9 +132,6 @@ class Outputs:
         with self._commit_lock:
             if self._uncommitted:       # published once the worker has committed them
                 return
-        if self._log_error:
-            self._error(self._log_error)
-            self._log_error = ""
         state = self.state
         status = {**self.status, "hardware": self.hw.describe(), "rulings": state.rulings, "game": self.game,
                   "markers_seen": len(self._seen),

@@ -33,7 +33,7 @@ def free_port() -> int:
 def test_run_demo_serves_the_panel_and_stops_cleanly_on_sigterm(tmp_path):
     port = free_port()
     config = tmp_path / "table.toml"          # the panel keeps its files beside the log: here, in tmp_path
-    config.write_text(f'[web]\npin = "2468"\n[log]\npath = "game.sqlite3"\n'
+    config.write_text(f'[web]\npin = "246813"\n[log]\npath = "game.sqlite3"\n'
                       f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
                       f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n')
     table = subprocess.Popen([*SMARTTABLE, "run", "--demo", "--config", str(config), "--host", "127.0.0.1",
@@ -122,8 +122,9 @@ def test_doctor_finds_the_board_in_recorded_frames(tmp_path, capsys):
     config.write_text(f'[camera]\nsource = "replay"\npath = "frames"\n[log]\npath = "game.sqlite3"\n'
                       f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi5.toml"\n'
                       f'led_layout = "{CONFIG_DIR}/leds/under-board-grid.toml"\n')
-    assert cli_main(["doctor", "--config", str(config)]) == 0
+    code = cli_main(["doctor", "--config", str(config)])
     report = json.loads(capsys.readouterr().out)
+    assert code == (0 if report["ok"] else 1)      # 1 whenever it reports a problem
     checks = {c["check"]: c for c in report["checks"]}
     assert checks["camera"]["ok"] and checks["calibration"]["ok"]
     assert checks["markers in view"]["detail"] == "model markers seen: [10, 11, 12, 13, 20, 21, 22, 23]"
@@ -137,6 +138,6 @@ def test_doctor_says_when_the_log_cannot_be_written(tmp_path, capsys):
     config = tmp_path / "table.toml"
     config.write_text('[log]\npath = "/proc/smarttable/game.sqlite3"\n'
                       '[camera]\nsource = "replay"\npath = "x"\n')
-    cli_main(["doctor", "--config", str(config)])
+    assert cli_main(["doctor", "--config", str(config)]) == 1
     checks = {c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
     assert not checks["game log"]["ok"] and "writable" in checks["game log"]["fix"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from table.hw.devices import PIN_COLOUR, PinTiming
 from web_ui import create_app
 
@@ -51,10 +53,22 @@ def test_status_changes_wait_until_the_pin_is_shown(make_controller, factory):
     c = make_controller()
     c.hw.pin_timing = FAST
     thread = c.hw.show_pin("1")
-    c.hw.set_status("camera_lost")
+    c.hw.set_status("uncalibrated")
     assert c.hw.status == "pin"
     thread.join(timeout=10)
-    assert c.hw.status == "camera_lost"
+    assert c.hw.status == "uncalibrated"
+
+
+def test_a_fault_stops_the_pin_and_shows_at_once(make_controller, factory):
+    c = make_controller()
+    c.hw.pin_timing = PinTiming(on=0.5, off=0.5, repeats=3)
+    blue = blue_pin(c, factory)
+    thread = c.hw.show_pin("999999")
+    c.hw.set_status("camera_lost")
+    assert not thread.is_alive() and c.hw.status == "camera_lost"
+    red = factory.pin(c.hw.pins.status_led[0])
+    time.sleep(0.5)        # the camera-lost pattern (vermillion, fast blink) is running, not the blue PIN
+    assert any(s.state > 0.5 for s in red.states[-4:]) and blue.state != PIN_COLOUR[2]
 
 
 def test_closing_stops_the_pin_at_once(make_controller, factory):

@@ -41,6 +41,7 @@ function apply(state) {
     loadRules(state.ruleset);
   }
   renderBar(state);
+  renderLogBanner(state.status || {});
   renderWarnings(state);
   renderUnits(state);
   renderTableSelection(state.selection || {});
@@ -114,6 +115,16 @@ function renderBar(state) {
   $("turn-text").textContent = phase;
   $("whose").textContent = `Turn ${p.turn ?? "—"}${p.player != null ? ` · Player ${p.player}` : ""}`;
   $("whose").style.color = p.player != null ? playerColour(state.scene, p.player) : "";
+}
+
+// The game log refused a write (full disk, lock) or was recovered: every phone says so until it is fixed.
+function renderLogBanner(status) {
+  const banner = $("log-banner");
+  const shown = status.log === "fault" || status.log === "recovered";
+  banner.hidden = !shown;
+  banner.dataset.log = status.log || "ok";
+  banner.textContent = !shown ? "" : status.log === "fault"
+    ? `Changes are NOT being saved: ${status.log_detail}` : `Game log recovered: ${status.log_detail}`;
 }
 
 // Open warnings: a card each on the board view, and a new one also as a banner at the top of the screen
