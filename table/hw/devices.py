@@ -147,19 +147,26 @@ class TableHardware:
             return self._pin_thread
 
     def _blink_pin(self, pin: str, timing: PinTiming) -> None:
+        """Each blink is driven from this one thread, on then off, so no blink can cut another short
+        (gpiozero's own background blink would run beside the next one under load)."""
         try:
             for showing in range(timing.repeats):
                 for index, digit in enumerate(pin):
-                    if self._pin_stop.is_set():
-                        return
-                    blinks = int(digit) or 10
-                    self.status_led.blink(timing.on, timing.off, on_color=PIN_COLOUR, n=blinks)
-                    if self._pin_stop.wait(blinks * (timing.on + timing.off)):
-                        return
+                    for _ in range(int(digit) or 10):
+                        self.status_led.color = PIN_COLOUR
+                        if self._pin_stop.wait(timing.on):
+                            return
+                        self.status_led.off()
+                        if self._pin_stop.wait(timing.off):
+                            return
                     if index < len(pin) - 1:
-                        self._pin_stop.wait(timing.digit_pause)
+                        pause = timing.digit_pause
                     elif showing < timing.repeats - 1:
-                        self._pin_stop.wait(timing.repeat_pause)
+                        pause = timing.repeat_pause
+                    else:
+                        pause = 0.0
+                    if self._pin_stop.wait(pause):
+                        return
         finally:
             with self._pin_lock:
                 self._pin_thread = None

@@ -168,13 +168,7 @@ class GameLog:
             rows = self._db.execute("SELECT seq, ts, kind, data FROM events WHERE game = ? AND seq > ? "
                                     "ORDER BY seq LIMIT ?", (game, after, -1 if limit is None else limit)
                                     ).fetchall()
-        events = []
-        for seq, ts, kind, data in rows:
-            try:
-                events.append({"seq": seq, "ts": ts, "kind": kind, **strictjson.loads(data)})
-            except strictjson.StrictJsonError as exc:    # e.g. Infinity written by an older version
-                log.warning("game log event %s skipped: %s", seq, exc)
-        return events
+        return _decoded([({"seq": seq, "ts": ts, "kind": kind}, data) for seq, ts, kind, data in rows])
 
     def since(self, after: int, limit: int | None = None) -> list[dict[str, Any]]:
         """Every game's events with a sequence number above `after`, in order, each with its "game"
@@ -182,8 +176,8 @@ class GameLog:
         with self._lock:
             rows = self._db.execute("SELECT seq, game, ts, kind, data FROM events WHERE seq > ? ORDER BY seq "
                                     "LIMIT ?", (after, -1 if limit is None else limit)).fetchall()
-        return [{"seq": seq, "game": game, "ts": ts, "kind": kind, **json.loads(data)}
-                for seq, game, ts, kind, data in rows]
+        return _decoded([({"seq": seq, "game": game, "ts": ts, "kind": kind}, data)
+                         for seq, game, ts, kind, data in rows])
 
     def last_seq(self) -> int:
         """The newest event's sequence number (0 for an empty log)."""
@@ -201,6 +195,18 @@ class GameLog:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _decoded(rows: list[tuple[dict[str, Any], str]]) -> list[dict[str, Any]]:
+    """Events from their columns and JSON data; one whose data is not strict JSON (Infinity, written
+    by an older version) is skipped with a warning."""
+    events = []
+    for head, data in rows:
+        try:
+            events.append({**head, **strictjson.loads(data)})
+        except strictjson.StrictJsonError as exc:
+            log.warning("game log event %s skipped: %s", head["seq"], exc)
+    return events
 
 
 def export_jsonl(events: Iterable[dict[str, Any]], out: TextIO) -> int:

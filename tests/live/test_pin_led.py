@@ -7,34 +7,48 @@ import time
 from table.hw.devices import PIN_COLOUR, PinTiming
 from web_ui import create_app
 
-FAST = PinTiming(on=0.03, off=0.03, digit_pause=0.25, repeat_pause=0.5, repeats=2)
-GAP = 0.15     # longer than a blink (0.06 s), shorter than the dark between digits
+FAST = PinTiming(on=0.03, off=0.03, digit_pause=0.4, repeat_pause=0.8, repeats=2)
+GAP = 0.25     # dark longer than this separates digits: far above a blink's 0.03 s, below the 0.4 s pause
 
 
 def blue_pin(controller, factory):
     return factory.pin(controller.hw.pins.status_led[2])
 
 
-def flashes(pin, since: int) -> list[float]:
-    """When the blue leg turned to the PIN's blue, over the states recorded from index `since`
-    (gpiozero's MockPin records each state with the time since the change before it)."""
-    times, now = [], 0.0
+def flashes(pin, since: int) -> list[tuple[float, float]]:
+    """Each time the blue leg showed the PIN's blue, over the states recorded from index `since`:
+    (dark before it, how long it stayed lit). gpiozero's MockPin records every state with the time
+    since the change before it."""
+    found, dark, lit_for = [], 0.0, None
     for before, after in zip(pin.states[since - 1:], pin.states[since:], strict=False):
-        now += after.timestamp
-        if after.state == PIN_COLOUR[2] and before.state != PIN_COLOUR[2]:
-            times.append(now)
-    return times
+        if before.state == PIN_COLOUR[2]:
+            lit_for = (lit_for or 0.0) + after.timestamp
+        else:
+            dark += after.timestamp
+        if after.state != PIN_COLOUR[2] and before.state == PIN_COLOUR[2]:
+            found[-1] = (found[-1][0], lit_for)
+            lit_for = None
+        elif after.state == PIN_COLOUR[2] and before.state != PIN_COLOUR[2]:
+            found.append((dark, 0.0))
+            dark, lit_for = 0.0, 0.0
+    return found
 
 
-def groups(starts: list[float], gap: float) -> list[int]:
-    """Flashes grouped where the dark between two flash starts is longer than `gap`: blinks per digit."""
-    counts = [1]
-    for a, b in zip(starts, starts[1:], strict=False):
-        if b - a > gap:
+def groups(found: list[tuple[float, float]], gap: float) -> list[int]:
+    """Flashes grouped where the dark before one is longer than `gap`: blinks per digit."""
+    counts: list[int] = []
+    for index, (dark, _) in enumerate(found):
+        if index == 0 or dark > gap:
             counts.append(1)
         else:
             counts[-1] += 1
     return counts
+
+
+def assert_whole_blinks(found: list[tuple[float, float]], timing: PinTiming) -> None:
+    """No blink was cut short by the next one: each stayed lit its full time, each dark at least `off`."""
+    assert all(lit >= timing.on * 0.9 for _, lit in found), found
+    assert all(dark >= timing.off * 0.9 for dark, _ in found[1:]), found
 
 
 def test_the_pin_blinks_digit_by_digit_then_the_status_returns(make_controller, factory):
@@ -43,9 +57,10 @@ def test_the_pin_blinks_digit_by_digit_then_the_status_returns(make_controller, 
     c.hw.pin_timing = FAST
     blue = blue_pin(c, factory)
     start = len(blue.states)
-    c.hw.show_pin("305").join(timeout=10)
-    counts = groups(flashes(blue, start), gap=GAP)
-    assert counts == [3, 10, 5] * 2            # a 0 is ten blinks; the whole PIN twice
+    c.hw.show_pin("305").join(timeout=20)
+    found = flashes(blue, start)
+    assert groups(found, gap=GAP) == [3, 10, 5] * 2      # a 0 is ten blinks; the whole PIN twice
+    assert_whole_blinks(found[:-1], FAST)
     assert c.hw.status == status_before        # the status it had before is shown again
 
 
@@ -91,5 +106,7 @@ def test_a_generated_panel_pin_is_blinked(make_controller, factory, tmp_path, ca
     assert pin in capsys.readouterr().err and c.hw.status == "pin"
     c.hw._pin_thread.join(timeout=30)
     digits = [int(d) or 10 for d in pin]
-    assert groups(flashes(blue, start), gap=GAP) == digits
+    found = flashes(blue, start)
+    assert groups(found, gap=GAP) == digits
+    assert_whole_blinks(found[:-1], FAST)
     assert PIN_COLOUR[2] > 0 and PIN_COLOUR[0] == 0      # blue only: not one of the status colours
