@@ -143,6 +143,12 @@ function rulingValue(option, form) {
   return input.value === "" && option.optional ? null : Number(input.value);
 }
 
+// A list of choices is a set: the same ticks in another order are no change.
+function sameValue(option, a, b) {
+  const norm = (v) => (option.kind === "choices" && Array.isArray(v) ? [...v].sort() : v ?? null);
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+
 function showRulings(app) {
   const form = $("settings-form");
   const chosen = rulesets.find((r) => r.name === form.elements.ruleset.value);
@@ -164,14 +170,19 @@ function setupSettingsForm(app) {
     const change = {}, rulings = {};
     for (const option of chosen?.options || []) {
       const value = rulingValue(option, form);
-      if (JSON.stringify(value) !== JSON.stringify(shown.rulings[option.name])) rulings[option.name] = value;
+      if (!sameValue(option, value, shown.rulings[option.name])) rulings[option.name] = value;
     }
     if (form.elements.ruleset.value !== app.state?.ruleset) change.ruleset = form.elements.ruleset.value;
     if (Object.keys(rulings).length || change.ruleset) change.rulings = rulings;
     const brightness = Number(form.elements.brightness.value);
     if (Math.abs(brightness - shown.brightness) > 1e-9) change.brightness = brightness;
     if (!Object.keys(change).length) return attempt(async () => {}, "Nothing changed");
-    return attempt(() => send("PUT", "/api/settings", change), "Settings saved");
+    return attempt(async () => {
+      await send("PUT", "/api/settings", change);
+      if (change.ruleset) { editor.settingsShown = false; return; }   // the new system's form once its state arrives
+      shown.rulings = { ...shown.rulings, ...rulings };                  // the next save compares with what was saved
+      if ("brightness" in change) shown.brightness = brightness;
+    }, "Settings saved");
   });
 }
 
