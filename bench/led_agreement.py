@@ -254,14 +254,19 @@ def check_chain(layout: LedLayout, state: GameState) -> Tally:
     if los["visible"] and far:
         tally.wrong.append(f"LEDs {far} lit as the sight line but not on it")
     start, end = layout.nearest(a), layout.nearest(b)
+    marked = _spot_leds(layout, state.scene)
+    on_line = set(np.flatnonzero(shapely.dwithin(LineString([a, b]), shapely.points(pts), pitch / 2 + 1e-9)))
     if los["visible"]:
-        ok = _connected(pts, lit | _spot_leds(layout, state.scene), start, end, pitch)
+        ok, excused = _connected(pts, lit | marked, start, end, pitch), False
     else:
-        ok = _gap(frame, pts, (a, b), (start, end), pitch) and _blockers_lit(frame, pts, state, los, pitch)
+        lit_blockers = _blockers_lit(frame, pts, state, los, pitch)
+        ok = lit_blockers and any(frame[i] == hl.OFF for i in on_line - {start, end})
+        # too short for a gap beside the blocker's LED, or models marked on the line where its gaps are
+        excused = lit_blockers and (math.dist(a, b) < 3 * pitch or bool(on_line & marked - {start, end}))
     if ok:
         tally.agree += 1
-    elif not los["visible"] and math.dist(a, b) < 2 * pitch:
-        tally.tolerated += 1               # too short to show a gap
+    elif excused:
+        tally.tolerated += 1
     else:
         tally.wrong.append(f"{'visible' if los['visible'] else 'blocked'} line {a} -> {b}: "
                            f"{'no chain' if los['visible'] else 'no gap or blocker dark'} "
@@ -283,21 +288,17 @@ def _connected(pts: np.ndarray, covered: set[int], start: int, end: int, pitch: 
     return end in reached
 
 
-def _gap(frame: Any, pts: np.ndarray, line: tuple[Any, Any], ends: tuple[int, int], pitch: float) -> bool:
-    """An LED on the line (within half a pitch of it), not at its ends, left off."""
-    near = shapely.dwithin(LineString(line), shapely.points(pts), pitch / 2 + 1e-9)
-    return any(frame[i] == hl.OFF for i in np.flatnonzero(near) if i not in ends)
-
-
 def _blockers_lit(frame: Any, pts: np.ndarray, state: GameState, los: dict[str, Any], pitch: float) -> bool:
-    """Each blocker has a lit LED: a terrain piece one in the blocked colour within reach of its
-    outline (an LED at most half a grid diagonal away), a base the LED nearest it."""
-    reach = pitch * math.sqrt(2) / 2 * 1.01
+    """Each blocker has a lit LED: a terrain piece one in the blocked colour within a grid diagonal
+    of its outline (unless every LED there marks a model), a base the LED nearest it."""
+    reach = pitch * math.sqrt(2) * 1.01
+    marked = {int(np.argmin(np.hypot(*(pts - m.position).T))) for m in state.scene.models}
     for ident in los.get("blocked_by") or []:
         pieces = [t for t in state.scene.terrain if t.id == ident]
         if pieces:
-            near = shapely.dwithin(Polygon(pieces[0].polygon), shapely.points(pts), reach)
-            if not any(frame[i] == hl.SIGHT_BLOCKED for i in np.flatnonzero(near)):
+            outline = Polygon(pieces[0].polygon)
+            near = set(np.flatnonzero(shapely.dwithin(outline, shapely.points(pts), reach)))
+            if not near <= marked and not any(frame[i] == hl.SIGHT_BLOCKED for i in near):
                 return False
         elif frame[int(np.argmin(np.hypot(*(pts - state.scene.model(ident).position).T)))] == hl.OFF:
             return False

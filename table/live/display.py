@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shapely.geometry import LineString, Polygon
+from shapely.ops import nearest_points
 
 from table.errors import TableError
 from table.geometry import base_radius, footprint_vertices
@@ -277,9 +278,8 @@ def _shape(model: Model, measure: str) -> hl.Shape:
 
 def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:
     """The sight line (the rule system's, else centre to centre of the two models it names): a
-    chain of LEDs, solid when clear, dashed when blocked; the terrain blocking it, with a spot where
-    the line meets each blocker, so a blocker too small to hold an LED is still lit; and the cover
-    it crosses."""
+    chain of LEDs, solid when clear, dashed when blocked; the terrain blocking it (a blocker too
+    small to hold an LED lit where the line meets it); and the cover it crosses."""
     scene = state.scene
     line = los.get("line")
     models = los.get("models") or []
@@ -289,14 +289,18 @@ def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:
     blocked_by = los.get("blocked_by") or []
     cover_from = los.get("cover_from")
     sight = LineString(line) if line else None
+    visible = bool(los.get("visible"))
+    drawn = (hl.Line(tuple(line[0]), tuple(line[1]), hl.SIGHT_CLEAR if visible else hl.SIGHT_BLOCKED,
+                     dashed=not visible) if line else None)
     blockers: list[hl.Region] = []
+    marked = tuple(m.position for m in scene.models)      # LEDs that show the models
     for piece in scene.terrain:
         polygon = Polygon(piece.polygon)
-        if piece.id in blocked_by:
-            regions.append(hl.Area(piece.polygon, hl.SIGHT_BLOCKED))
-            if sight is not None and sight.intersects(polygon):
-                meet = sight.intersection(polygon).representative_point()
-                blockers.append(hl.Spot((meet.x, meet.y), hl.SIGHT_BLOCKED))
+        if piece.id in blocked_by:      # where the line crosses it, else its point nearest the line
+            meet = (polygon.representative_point() if sight is None
+                    else sight.intersection(polygon).representative_point() if sight.intersects(polygon)
+                    else nearest_points(polygon, sight)[0])
+            blockers.append(hl.Blocker(piece.polygon, (meet.x, meet.y), hl.SIGHT_BLOCKED, marked, drawn))
             continue
         if isinstance(cover_from, list):
             crossed = piece.id in cover_from
@@ -309,9 +313,4 @@ def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:
             regions.append(hl.Area(piece.polygon, hl.COVER_LIGHT))
     blockers += [hl.Spot(scene.model(m).position, hl.SIGHT_BLOCKED) for m in blocked_by
                  if any(x.id == m for x in scene.models)]
-    if line:
-        (ax, ay), (bx, by) = line
-        visible = bool(los.get("visible"))
-        regions.append(hl.Line((ax, ay), (bx, by), hl.SIGHT_CLEAR if visible else hl.SIGHT_BLOCKED,
-                               dashed=not visible))
-    return regions + blockers
+    return regions + ([drawn] if drawn else []) + blockers

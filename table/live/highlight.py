@@ -115,10 +115,12 @@ class Line:
 
     def paint(self, layout: LedLayout, frame: np.ndarray) -> None:
         chain = layout.chain(self.a, self.b)
-        if self.dashed:
-            frame[chain[1::2]] = OFF
-            chain = chain[::2]
-        frame[chain] = self.colour
+        frame[chain[1::2] if self.dashed else []] = OFF
+        frame[chain[::2] if self.dashed else chain] = self.colour
+
+    def gaps(self, layout: LedLayout) -> list[int]:
+        """The LEDs a dashed line leaves off."""
+        return layout.chain(self.a, self.b)[1::2] if self.dashed else []
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,28 @@ class Area:
 
     def covers(self, pts: np.ndarray) -> np.ndarray:
         return shapely.intersects_xy(Polygon(self.polygon), pts[:, 0], pts[:, 1])
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """Terrain blocking a sight line: the LEDs inside it but the gaps of the dashed `line`; when it
+    holds none, the LED nearest `point` (where the line meets it) that neither marks a model
+    (`avoid`) nor is a gap, so the blocker shows without hiding a model or the line's dashes."""
+
+    polygon: tuple[tuple[float, float], ...]
+    point: tuple[float, float]
+    colour: RGB
+    avoid: tuple[tuple[float, float], ...] = ()
+    line: Line | None = None
+
+    def paint(self, layout: LedLayout, frame: np.ndarray) -> None:
+        gaps = self.line.gaps(layout) if self.line else []
+        inside = Area(self.polygon, self.colour).covers(layout.array())
+        inside[gaps] = False
+        if inside.any():
+            frame[inside] = self.colour
+            return
+        frame[layout.nearest(self.point, {layout.nearest(p) for p in self.avoid} | set(gaps))] = self.colour
 
 
 @dataclass(frozen=True)
@@ -153,7 +177,7 @@ class Spot:
     colour: RGB
 
 
-Region = Disc | Bands | Line | Area | Hexes | Spot
+Region = Disc | Bands | Line | Blocker | Area | Hexes | Spot
 
 
 def render(layout: LedLayout, regions: list[Region] | tuple[Region, ...]) -> tuple[RGB, ...]:
@@ -163,7 +187,7 @@ def render(layout: LedLayout, regions: list[Region] | tuple[Region, ...]) -> tup
     for region in regions:
         if isinstance(region, Spot):
             frame[layout.nearest(region.point)] = region.colour
-        elif isinstance(region, Line):
+        elif isinstance(region, (Line, Blocker)):
             region.paint(layout, frame)
         elif isinstance(region, Bands):
             covered, colours = region.colours(pts)

@@ -13,6 +13,7 @@ a strip, the LEDs within half a step of the segment, where it crosses or runs al
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -72,13 +73,18 @@ class GridRun:
         start, stop = round(u0), round(u1)
         step = 1 if stop >= start else -1
         cells: list[int] = []
+        ends = {start: round(v0), stop: round(v1)}      # the LEDs nearest a and b
         for major in range(start, stop + step, step):
             t = 0.0 if u1 == u0 else min(max((major - u0) / (u1 - u0), 0.0), 1.0)   # not past the ends
             minor = v0 + (v1 - v0) * t
-            column, row = (round(minor), major) if steep else (major, round(minor))
-            led = self.index(min(max(column, 0), self.columns - 1), min(max(row, 0), self.rows - 1))
-            if not cells or cells[-1] != led:
-                cells.append(led)
+            minors = [round(minor)]
+            if major in ends and ends[major] != minors[0]:       # one step across, to the end LED
+                minors = [ends[major], minors[0]] if major == start else [minors[0], ends[major]]
+            for m in minors:
+                column, row = (m, major) if steep else (major, m)
+                led = self.index(min(max(column, 0), self.columns - 1), min(max(row, 0), self.rows - 1))
+                if not cells or cells[-1] != led:
+                    cells.append(led)
         return cells
 
 
@@ -107,10 +113,14 @@ class LedLayout:
         """Positions as a read-only (N, 2) float array."""
         return self._array
 
-    def nearest(self, point: tuple[float, float]) -> int:
-        """Index of the LED closest to a board point."""
+    def nearest(self, point: tuple[float, float], skip: Collection[int] = ()) -> int:
+        """Index of the LED closest to a board point (leaving out the LEDs in `skip`, unless that
+        leaves none)."""
         pts = self.array()
-        return int(np.argmin(np.hypot(pts[:, 0] - point[0], pts[:, 1] - point[1])))
+        d = np.hypot(pts[:, 0] - point[0], pts[:, 1] - point[1])
+        if skip and len(set(skip)) < len(d):
+            d[list(skip)] = np.inf
+        return int(np.argmin(d))
 
     def chain(self, a: Point, b: Point) -> list[int]:
         """The LEDs that draw the segment a-b, run by run; without runs, the LEDs nearest its ends."""

@@ -54,8 +54,11 @@ def test_blocked_sight_shows_the_blocking_terrain(make_controller):
     c.command("select", id="rifles-1")
     c.command("target", id="raiders")
     assert c.snapshot().selection["los"]["blocked_by"] == ["crag"]   # impassable, 4" tall
-    assert led(c, (10.5, 22.5)) == hl.SIGHT_BLOCKED and led(c, (10.5, 25.5)) == hl.SIGHT_BLOCKED
-    assert led(c, (10.5, 28.5)) == hl.SIGHT_BLOCKED                  # the line, centre to centre
+    # the line, centre to centre up the column x = 10.5 from rifles-1 (10, 40), is dashed: every
+    # other LED off; the crag (8-12 by 22-26) holds (10.5, 22.5), lit, and a gap at (10.5, 25.5)
+    column = [led(c, (10.5, y)) for y in (34.5, 31.5, 28.5, 25.5, 22.5, 19.5, 16.5)]
+    blocked, off = hl.SIGHT_BLOCKED, hl.OFF
+    assert column == [blocked, off, blocked, off, blocked, off, blocked]
 
 
 def test_no_selection_shows_each_model_in_its_players_colour(make_controller):

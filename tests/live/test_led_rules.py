@@ -173,7 +173,10 @@ def test_a_blocked_sight_line_is_dashed_and_its_blocker_lit(make_controller):
     frame = c.hw.strip.last
     row = [frame[layout.nearest((x, 1.5))] for x in (7.5 + 3 * k for k in range(12))]   # x 7.5-40.5
     assert row.count(hl.SIGHT_BLOCKED) >= 5 and row.count(hl.OFF) >= 4       # a dashed line: gaps
-    assert frame[layout.nearest((20.5, 3.0))] == hl.SIGHT_BLOCKED             # the blocker is lit
+    # the line meets the crag at (20.5, 3); the LED nearest it, (19.5, 1.5), is a gap of the dashes,
+    # so the next nearest, (19.5, 4.5), lights the crag
+    assert frame[layout.nearest((19.5, 1.5))] == hl.OFF
+    assert frame[layout.nearest((19.5, 4.5))] == hl.SIGHT_BLOCKED             # the blocker is lit
 
 
 def test_a_chosen_weapon_the_rule_system_no_longer_takes_falls_back_to_its_default(make_controller, rules_scene):

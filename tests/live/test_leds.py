@@ -107,3 +107,14 @@ def test_palette_never_pairs_red_against_green_alone():
     assert len({hot, standard, cold}) == 3
     assert lightness(standard) - lightness(hot) > 60 and lightness(hot) - lightness(cold) > 5
     assert cold[2] > cold[0] and standard[2] < standard[0]       # blue against yellow
+
+
+@pytest.mark.parametrize(("a", "b"), [((33.84, 33.61), (9.12, 42.30)),      # ends past the last column's line
+                                      ((10.0, 40.0), (38.0, 15.0)), ((4.5, 3.0), (43.5, 3.0)),
+                                      ((-3.0, 20.0), (50.0, 21.0)), ((20.0, 20.0), (20.4, 20.2))])
+def test_a_grid_line_is_a_chain_from_the_led_nearest_one_end_to_the_led_nearest_the_other(a, b):
+    layout = load_layout(CONFIG_DIR / "leds" / "under-board-grid.toml")
+    chain = [layout.positions[i] for i in layout.chain(a, b)]
+    assert chain[0] == layout.positions[layout.nearest(a)] and chain[-1] == layout.positions[layout.nearest(b)]
+    steps = [max(abs(p[0] - q[0]), abs(p[1] - q[1])) for p, q in zip(chain, chain[1:], strict=False)]
+    assert all(step == 3.0 for step in steps)                  # each LED a grid step from the last
