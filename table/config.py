@@ -256,7 +256,12 @@ def _area(value: Any) -> str | None:
 
 
 # one [[cameras]] entry: a [camera] section of its own, plus the part of the board it looks at
-CAMERA_KEYS: dict[str, Key] = {**SCHEMA["camera"], "area": Key(list, [], _area)}
+# (`source = "mqtt"`: a camera on another machine that publishes what it sees: docs/club.md)
+CAMERA_KEYS: dict[str, Key] = {
+    **SCHEMA["camera"],
+    "source": Key(str, "auto", _one_of("auto", "picamera2", "opencv", "replay", "synthetic", "mqtt")),
+    "area": Key(list, [], _area),
+}
 
 
 def validate_cameras(document: Mapping[str, Any], source: str) -> tuple[dict[str, Any], ...]:

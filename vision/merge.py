@@ -82,3 +82,37 @@ class ObservationMerger:
                   if v.observation.reprojection_error_px is not None]
         return Observation(timestamp, bool(calibrated), markers, tuple(moves), warnings,
                            max(errors) if errors else None)
+
+
+def view_to_dict(view: CameraView) -> dict[str, object]:
+    """A camera view as JSON-able data (what a remote camera publishes)."""
+    obs = view.observation
+    return {"timestamp": obs.timestamp, "calibrated": obs.calibrated, "sigma_in": view.sigma_in,
+            "markers": [{"id": p.id, "x": p.x, "y": p.y, "heading": p.heading, "occluded": p.occluded,
+                         "moving": p.moving} for p in obs.markers.values()],
+            "warnings": list(obs.warnings), "reprojection_error_px": obs.reprojection_error_px}
+
+
+def view_from_dict(doc: object, received: float) -> CameraView:
+    """A camera view from `view_to_dict` data, its sightings stamped `received` (the receiver's
+    clock); ValueError naming the field for anything else."""
+    if not isinstance(doc, dict):
+        raise ValueError("expected an object")
+    sigma = doc.get("sigma_in")
+    number = isinstance(sigma, (int, float)) and not isinstance(sigma, bool)
+    if not number or not math.isfinite(sigma) or sigma <= 0:
+        raise ValueError(f"sigma_in: expected a positive number, got {sigma!r}")
+    markers: dict[int, MarkerPose] = {}
+    for i, m in enumerate(doc.get("markers") or []):
+        try:
+            pose = MarkerPose(int(m["id"]), float(m["x"]), float(m["y"]), float(m["heading"]),
+                              bool(m.get("occluded", False)), received, bool(m.get("moving", False)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"markers[{i}]: {exc}") from None
+        if not all(math.isfinite(v) for v in (pose.x, pose.y, pose.heading)):
+            raise ValueError(f"markers[{i}]: not a finite position")
+        markers[pose.id] = pose
+    warnings = tuple(str(w) for w in doc.get("warnings") or [])
+    error = doc.get("reprojection_error_px")
+    return CameraView(Observation(received, bool(doc.get("calibrated")), markers, (), warnings,
+                                  float(error) if isinstance(error, (int, float)) else None), float(sigma))

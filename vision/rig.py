@@ -8,7 +8,7 @@ To the table controller the rig is one camera and one pipeline: `RigSource.read(
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -55,10 +55,14 @@ class RigSource:
 class CameraRig:
     """One vision pipeline per camera (each calibrated into the one board frame), merged."""
 
-    def __init__(self, configs: Sequence[Mapping[str, Mapping[str, Any]]]):
+    def __init__(self, configs: Sequence[Mapping[str, Mapping[str, Any]]],
+                 remote: Callable[[], Sequence[CameraView]] | None = None):
+        """`configs`: one per camera on this machine; `remote()`: the newest views of cameras
+        elsewhere (another Pi publishing over MQTT), merged in with this machine's."""
         if not configs:
-            raise ValueError("a camera rig needs at least one camera")
+            raise ValueError("a camera rig needs at least one camera of its own")
         self.pipelines = [VisionPipeline(config) for config in configs]
+        self.remote = remote
         self.merger = ObservationMerger(float(configs[0]["tracking"]["move_threshold_in"]))
 
     @property
@@ -76,6 +80,8 @@ class CameraRig:
             raise ValueError(f"the rig has {len(self.pipelines)} cameras, the frame {len(parts)}")
         views = [CameraView(pipeline.process(part), self.sigma_in(pipeline))
                  for pipeline, part in zip(self.pipelines, parts, strict=True)]
+        if self.remote is not None:
+            views += self.remote()
         return self.merger.merge(views, frame.timestamp)
 
     @staticmethod

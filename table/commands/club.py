@@ -1,4 +1,5 @@
-"""`smarttable hub`: watch every table on a club's MQTT broker and serve the dashboard."""
+"""`smarttable hub`: watch every table on a club's MQTT broker and serve the dashboard;
+`smarttable camera`: a camera on another machine publishing what it sees to its table."""
 
 from __future__ import annotations
 
@@ -27,6 +28,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="the hub's MQTT client id (its session: events queued while it was away)")
     hub.add_argument("--duration", type=float, help="stop after this many seconds")
     hub.set_defaults(handler=run_hub)
+
+    camera = subparsers.add_parser("camera", help="run one of a table's cameras on this machine, publishing "
+                                                  "what it sees to the table over MQTT",
+                                   description="A second Pi over a big board: runs the [[cameras]] entry "
+                                               "--slot (source = \"mqtt\" in the table's config), "
+                                               "publishing its observations to the table.")
+    camera.add_argument("--config", help="the table's config (TOML)")
+    camera.add_argument("--slot", type=int, required=True, help="which [[cameras]] entry it is (from 0)")
+    camera.add_argument("--mqtt", metavar="URL", help="the broker (default from [mqtt] url)")
+    camera.add_argument("--table-id", help="the table (default from [mqtt] table_id)")
+    camera.add_argument("--demo", action="store_true", help="the synthetic camera over the demo scene")
+    camera.add_argument("--duration", type=float, help="stop after this many seconds")
+    camera.set_defaults(handler=run_camera)
 
 
 def run_hub(args: argparse.Namespace) -> Any:
@@ -68,3 +82,53 @@ def run_hub(args: argparse.Namespace) -> Any:
         store.close()
     keys = ("id", "online", "events", "last_seq", "complete_to")
     return {"stopped": True, "tables": [{k: t[k] for k in keys} for t in tables]}
+
+
+def run_camera(args: argparse.Namespace) -> Any:
+    from table.config import load_config
+    from table.live import remote_cameras
+    from table.live.mqtt_link import settings_from_config
+
+    config = load_config(args.config)
+    settings = settings_from_config(config, args.mqtt, args.table_id)
+    if settings is None:
+        raise ConfigError("--mqtt: a remote camera publishes to the table's broker: "
+                          "give --mqtt URL or [mqtt] url")
+    camera = remote_cameras.slot_config(config, args.slot)
+    if args.demo:
+        source = _demo_source(config, camera)
+    else:
+        from table.live.run import camera_opener
+
+        source = camera_opener(camera)()
+    publisher = remote_cameras.CameraPublisher(settings, args.slot)
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    if args.duration is not None:
+        threading.Timer(args.duration, stop.set).start()
+    publisher.start()
+    try:
+        done = remote_cameras.run_camera(camera, source, publisher, stop)
+    finally:
+        publisher.close()
+        source.close()
+    return {"slot": args.slot, **done}
+
+
+def _demo_source(config: Any, camera: Any) -> Any:
+    """The synthetic camera of slot `camera` over the table's demo scene, aimed at its area."""
+    from table.live.run import DEMO_SCENE
+    from table.scene import load_scene
+    from vision.rig import camera_over
+    from vision.sources import SyntheticSource
+    from vision.synthetic_scene import from_scene
+
+    scene = load_scene(config.path("game", "scene") if config["game"]["scene"] else DEMO_SCENE)
+    cam = camera["camera"]
+    view = camera_over((cam["width"], cam["height"]), cam["area"], (-2.0, 3.0))
+    return SyntheticSource(camera, from_scene(scene, config), camera=view)

@@ -28,8 +28,11 @@ class Table:
     controller: TableController
     director: DemoDirector | None = None
     link: Any = None              # the MQTT link (table/live/mqtt_link.py) when a broker is set
+    remote: Any = None            # cameras on other machines (table/live/remote_cameras.py)
 
     def start(self) -> None:
+        if self.remote is not None:
+            self.remote.start()
         self.controller.start()
         if self.link is not None:
             self.link.start()
@@ -44,6 +47,8 @@ class Table:
         try:
             if self.link is not None:
                 self.link.close()
+            if self.remote is not None:
+                self.remote.close()
         finally:
             self.controller.close()
 
@@ -54,7 +59,7 @@ def camera_opener(config: Config) -> SourceOpener:
         from vision.sources import open_source
     except ImportError as exc:
         raise HardwareError(f"camera sources are not available ({exc})") from None
-    cameras = config.camera_configs()
+    cameras = local_cameras(config)
     if any(c["camera"]["source"] == "synthetic" for c in cameras or [config]):
         raise HardwareError("the config asks for the synthetic camera")
     if cameras:
@@ -89,7 +94,23 @@ def open_camera(config: Config) -> SourceOpener:
     return opener
 
 
-def _pipeline(config: Config) -> Any:
+def local_cameras(config: Config) -> list[Config]:
+    """The `[[cameras]]` attached to this machine (not `source = "mqtt"`); a table with several
+    cameras needs at least one of its own (its frames drive the loop)."""
+    cameras = config.camera_configs()
+    local = [c for c in cameras if c["camera"]["source"] != "mqtt"]
+    if cameras and not local:
+        raise ConfigError("cameras: every camera is remote (source = \"mqtt\"); "
+                          "the table needs one of its own")
+    return local
+
+
+def remote_slots(config: Config) -> list[int]:
+    """The `[[cameras]]` entries (by index) that another machine publishes over MQTT."""
+    return [i for i, c in enumerate(config.cameras) if c["source"] == "mqtt"]
+
+
+def _pipeline(config: Config, remote: Any = None) -> Any:
     try:
         from vision.pipeline import VisionPipeline
     except ImportError as exc:
@@ -97,7 +118,7 @@ def _pipeline(config: Config) -> Any:
     if config.cameras:
         from vision.rig import CameraRig
 
-        return CameraRig(config.camera_configs())
+        return CameraRig(local_cameras(config), remote.views if remote is not None else None)
     return VisionPipeline(config)
 
 
@@ -106,7 +127,7 @@ def _synthetic(config: Config, scene: Any) -> tuple[Any, Any]:
     board, or one per `[[cameras]]` entry aimed at its `area`."""
     from vision.sources import SyntheticSource
 
-    cameras = config.camera_configs()
+    cameras = local_cameras(config)
     if not cameras:
         source = SyntheticSource(config, scene)
         return source, source.set_scene
@@ -144,11 +165,21 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
     else:
         scene = _scene(config, scene_path, demo)
     hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=demo)
+    slots = remote_slots(config)
+    if slots and mqtt is None:
+        hardware.close()
+        raise ConfigError(f"cameras[{slots[0]}].source: a remote camera (\"mqtt\") needs a broker: "
+                          "[mqtt] url or --mqtt")
     try:
         gamelog = CommitFeed(log_path) if mqtt is not None else GameLog(log_path)
     except ConfigError:
         hardware.close()
         raise
+    remote = None
+    if slots and first_event is None:
+        from table.live.remote_cameras import RemoteCameras
+
+        remote = RemoteCameras(mqtt, slots)
     try:
         director_scene = None
         if first_event is None and open_source is None:
@@ -159,7 +190,7 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
             director_scene = from_scene(scene, config)
             source, show_scene = _synthetic(config, director_scene)
             open_source = lambda: source  # noqa: E731  (the same synthetic camera after a "failure")
-        pipeline = _pipeline(config) if first_event is None else None
+        pipeline = _pipeline(config, remote) if first_event is None else None
         controller = TableController(config, hardware=hardware, layout=layout, log_=gamelog,
                                      pipeline=pipeline, open_source=open_source, scene=scene)
     except BaseException:
@@ -174,4 +205,4 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
         from table.live.mqtt_link import MqttLink
 
         link = MqttLink(controller, gamelog, mqtt)
-    return Table(controller, director, link)
+    return Table(controller, director, link, remote)
