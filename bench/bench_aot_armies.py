@@ -35,8 +35,8 @@ def army(models: int, seed: int):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="fresh engine reports per size (default 7)")
-    parser.add_argument("--budget", type=float, default=20.0,
-                        help="seconds of CPU the baseline may take at one size (default 20): beyond, skipped")
+    parser.add_argument("--budget", type=float, default=40.0,
+                        help="seconds of CPU the baseline may take at one size (default 40): beyond, skipped")
     parser.add_argument("--sizes", default="30,60,120,240,300,480")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

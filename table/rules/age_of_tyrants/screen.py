@@ -66,6 +66,17 @@ class Screen:
                         self.elevated[k], self.concealed[k], self.visible[k], self.decided[k])
 
 
+NEAR_ENDS = 3.0  # inches of each line next to its ends looked at first (complete=False)
+
+
+def _in_the_way(sight: LineOfSight, end0: np.ndarray, end1: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """Whether each base (on the line between end0 and end1) blocks it: neither end, and at least as big
+    as both ends (wreckage: always)."""
+    big = sight.wreck_array[base] | (sight.size_array[base] >= np.maximum(
+        sight.size_array[end0], sight.size_array[end1]) - EPS)
+    return big & (base != end0) & (base != end1)
+
+
 def screen(sight: LineOfSight, viewers: np.ndarray, targets: np.ndarray, complete: bool = True) -> Screen:
     """Screen the sight lines from base `viewers[k]` to base `targets[k]` (indices into `sight.base_ids`).
 
@@ -88,20 +99,34 @@ def screen(sight: LineOfSight, viewers: np.ndarray, targets: np.ndarray, complet
     terrain = np.zeros((len(lines), len(sight.pieces)), dtype=bool)
     # the bases each line passes, as (line, base) index pairs; reach2 is negative for a base not round
     line_of, base_of = np.empty(0, dtype=int), np.empty(0, dtype=int)
-    if len(live):
-        seg, base_of = segments_near_points(p0[live], p1[live], sight.centres, sight.reach2)
-        line_of = live[seg]
+    rest = live
+    if not complete and len(live):
+        # most lines are blocked next to an end (the front ranks): look there first, and along the
+        # whole line only where no base blocks those stretches or an end is on a hill
+        hills = ((held[u0] | held[u1]) & sight.elevated_mask[None, :]).any(axis=1)
+        step = p1[live] - p0[live]
+        length = np.hypot(step[:, 0], step[:, 1])
+        part = np.minimum(NEAR_ENDS / np.where(length > 0, length, 1.0), 0.5)[:, None]
+        stubs0 = np.concatenate([p0[live], p1[live] - step * part])
+        stubs1 = np.concatenate([p0[live] + step * part, p1[live]])
+        seg, base = segments_near_points(stubs0, stubs1, sight.centres, sight.reach2)
+        near_line = live[seg % len(live)]
+        ok = _in_the_way(sight, u0[near_line], u1[near_line], base)
+        walled = np.zeros(len(lines), dtype=bool)
+        walled[near_line[ok]] = True
+        line_of, base_of = near_line[ok], base[ok]
+        rest = live[~walled[live] | hills[live]]  # (each line's bases are found once: by its stubs or
+        line_of, base_of = line_of[~hills[line_of]], base_of[~hills[line_of]]  # in full below)
+    if len(rest):
+        seg, found = segments_near_points(p0[rest], p1[rest], sight.centres, sight.reach2)
+        line_of, base_of = np.concatenate([line_of, rest[seg]]), np.concatenate([base_of, found])
     if sight.other_cores and len(live):
         cols = np.fromiter(sight.other_cores, dtype=int)
         cores = np.array([sight.other_cores[i] for i in cols.tolist()], dtype=object)
         segs = shapely.linestrings(np.stack([p0[live], p1[live]], axis=1))
         r, c = np.nonzero(shapely.intersects(segs[:, None], cores[None, :]))
         line_of, base_of = np.concatenate([line_of, live[r]]), np.concatenate([base_of, cols[c]])
-    # a base in the way blocks when it is neither end and at least as big as both ends (wreckage: always)
-    ends_of = (u0[line_of], u1[line_of])
-    big = sight.wreck_array[base_of] | (sight.size_array[base_of] >= np.maximum(
-        sight.size_array[ends_of[0]], sight.size_array[ends_of[1]]) - EPS)
-    keep = big & (base_of != ends_of[0]) & (base_of != ends_of[1])
+    keep = _in_the_way(sight, u0[line_of], u1[line_of], base_of)
     line_of, base_of = line_of[keep], base_of[keep]
     if len(live) and sight.pieces:
         test = live
