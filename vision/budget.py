@@ -22,8 +22,7 @@ class Deadline:
 
     def __init__(self, seconds: float, clock: Callable[[], float] = time.process_time):
         self.clock = clock
-        self.started = clock()
-        self.until = self.started + seconds
+        self.until = clock() + seconds
         self.pieces = 0
 
     def left(self) -> bool:
@@ -31,9 +30,6 @@ class Deadline:
         ok = self.pieces == 0 or self.clock() < self.until
         self.pieces += ok
         return ok
-
-    def elapsed(self) -> float:
-        return self.clock() - self.started
 
 
 def split_box(box: Box, most: int, overlap: int) -> list[Box]:
@@ -68,14 +64,10 @@ class Sweep:
         cols = max(1, round(math.sqrt(tiles * w / h)))
         rows = max(1, math.ceil(tiles / cols))
         self.tiles = split_box((0, 0, w, h), max(math.ceil(w / cols), math.ceil(h / rows)) + overlap, overlap)
-        self.shape = (h, w)
         self.next = 0
-        self.turns = 0  # whole sweeps completed
 
     def take(self) -> tuple[Box, bool]:
         """The next tile, and whether it starts a new turn of the sweep."""
         tile, first = self.tiles[self.next], self.next == 0
         self.next = (self.next + 1) % len(self.tiles)
-        if self.next == 0:
-            self.turns += 1
         return tile, first
