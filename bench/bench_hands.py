@@ -51,7 +51,7 @@ from vision.synthetic_scene import Hand, SyntheticScene, from_scene
 from vision.types import Frame
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENE = ROOT / "table" / "data" / "demo-synaptik.json"
+SCENE = ROOT / "table" / "data" / "demo.json"
 CACHE = ROOT / "var" / "bench-cache" / "hands"
 OPTIONS = RenderOptions(supersample=2, noise_sigma=0.0, blur_sigma=0.5, decoys=0)
 NOISE_SIGMA = 1.5  # sensor noise, fresh each frame
