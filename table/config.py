@@ -155,6 +155,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "host": Key(str, "0.0.0.0", _host),
         "port": Key(int, 8080, _between(1, 65535)),
         "pin": Key(str, "", _pin),
+        "allowed_hosts": Key(list, [], _host_list),
         "sse_interval_s": Key(NUMBER, 0.2, _positive),
     },
     "log": {

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, render_template, request
 from flask.json.provider import DefaultJSONProvider
 
 from table import strictjson
@@ -15,6 +16,8 @@ from table.snapshot import Controller
 from web_ui import api_read, api_write, capabilities, errors
 from web_ui.auth import PinGuard, resolve_pin
 from web_ui.context import PanelContext, PanelOptions
+from web_ui.errors import ApiError
+from web_ui.hosts import allowed_names, host_allowed, host_of
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
@@ -42,10 +45,12 @@ class PanelFlask(Flask):
 def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | None = None,
                sse_interval_s: float = 0.2, heartbeat_s: float = 15.0, max_streams: int = 40,
                marker_dictionary: str = "DICT_APRILTAG_36h11", marker_size_mm: float = 15.0,
-               pin_attempts: int = 10) -> Flask:
+               pin_attempts: int = 10, allowed_hosts: Iterable[str] = ()) -> Flask:
     """Build the panel for `controller`. `data_dir` is the only folder the panel writes or reads
     files in (saved scenes, the generated PIN); `pin` empty means use or generate the stored one;
-    `pin_attempts` wrong PINs a minute from one address lock that address out for the minute."""
+    `pin_attempts` wrong PINs a minute from one address lock that address out for the minute, and
+    as many across all addresses start the global pace (web_ui/auth.py); the panel answers only to
+    the table's own names, IP addresses and `allowed_hosts` (web_ui/hosts.py)."""
     folder = Path(data_dir) if data_dir is not None else Path(tempfile.mkdtemp(prefix="smarttable-"))
     resolved, generated = resolve_pin(pin, folder)
     if generated:
@@ -60,6 +65,13 @@ def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | 
     context = PanelContext(controller, options, PinGuard(resolved, limit=pin_attempts))
     app.extensions["smarttable"] = context
     errors.install(app)
+    names = allowed_names(allowed_hosts)
+
+    @app.before_request
+    def own_names_only():
+        if not host_allowed(request.host, names):
+            raise ApiError(403, "Host", f"this table answers only to its own names and addresses, not "
+                                        f"{host_of(request.host)!r} (add it to [web] allowed_hosts)")
     app.register_blueprint(api_read.bp)
     app.register_blueprint(api_write.bp)
 

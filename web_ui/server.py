@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
 from table.config import Config
+from table.errors import ConfigError
 from table.snapshot import Controller
 
 DEFAULT_THREADS = 48          # every SSE or MJPEG client holds a thread while connected
+MAX_BODY = 256 * 1024         # the app's own limit (MAX_CONTENT_LENGTH), passed on to waitress
+# A flood of slow or half-open clients costs a socket each, not a thread: allow many, drop the idle
+# ones soon (an SSE stream writes a keep-alive more often than this), so real phones still get in.
+LIMITS = {"connection_limit": 500, "channel_timeout": 20, "cleanup_interval": 5,
+          "max_request_header_size": 16 * 1024, "max_request_body_size": MAX_BODY}
 
 
 def data_dir_of(config: Config) -> Path:
@@ -26,15 +34,53 @@ def app_from_config(controller: Controller, config: Config) -> Flask:
     web = config["web"]
     app = create_app(controller, pin=web["pin"], data_dir=data_dir_of(config),
                      sse_interval_s=web["sse_interval_s"], marker_dictionary=config["markers"]["dictionary"],
-                     marker_size_mm=config["markers"]["model_size_mm"])
+                     marker_size_mm=config["markers"]["model_size_mm"], allowed_hosts=web["allowed_hosts"])
     return app
 
 
-def serve(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS, **options: Any) -> None:
-    """Serve `app` with waitress until interrupted; prints where the panel is and its PIN."""
+def check_port(host: str, port: int) -> None:
+    """ConfigError (one line, exit 2) unless the panel can listen on host:port; checked before the
+    table prints anything."""
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"web.port: must be between 1 and 65535, got {port}")
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise ConfigError(f"web.host: cannot listen on {host!r}: {exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)    # as waitress does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ConfigError(f"web.port: cannot listen on {host}:{port} ({exc.strerror}): "
+                              "is another table running?") from None
+
+
+def create_server(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS, **options: Any) -> Any:
+    """A waitress server for `app`, bound (ConfigError naming the port if it cannot listen), with the
+    LIMITS against slow and oversized clients."""
     import waitress
 
+    try:
+        return waitress.create_server(app, host=host, port=port, threads=threads, ident="smarttable",
+                                      **{**LIMITS, **options})
+    except OSError as exc:
+        raise ConfigError(f"web.port: cannot listen on {host}:{port} ({exc.strerror}): "
+                          "is another table running?") from None
+
+
+def serve(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS,
+          announce: Callable[[], None] | None = None, **options: Any) -> None:
+    """Serve `app` with waitress until interrupted; once it is listening, `announce` and print where
+    the panel is and its PIN."""
+    server = create_server(app, host, port, threads=threads, **options)
+    if announce is not None:
+        announce()
     ctx = app.extensions["smarttable"]
     shown = "localhost" if host in ("0.0.0.0", "::", "") else host
     print(f"Panel: http://{shown}:{port}/  PIN: {ctx.options.pin}", file=sys.stderr, flush=True)
-    waitress.serve(app, host=host, port=port, threads=threads, ident="smarttable", **options)
+    try:
+        server.run()
+    finally:
+        server.close()

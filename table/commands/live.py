@@ -73,6 +73,8 @@ def run_table(args: argparse.Namespace) -> Any:
     mqtt = settings_from_config(config, args.mqtt, args.table_id)
     if mqtt is None and args.table_id is not None:
         raise ConfigError("--table-id: no broker to publish to (give --mqtt URL or [mqtt] url)")
+    if not args.no_web:       # a port in use or out of range: one line, before anything is printed
+        _check_port(args.host or config["web"]["host"], args.port or config["web"]["port"])
     demo = args.demo
     opener = None
     if not demo:
@@ -127,9 +129,16 @@ def _serve(controller: Any, config: Config, args: argparse.Namespace) -> bool:
 
     app = app_from_config(controller, config)
     host, port = args.host or config["web"]["host"], args.port or config["web"]["port"]
-    announce(host, port, sys.stderr, qr=sys.stderr.isatty())
-    serve(app, host, port)
+    serve(app, host, port, announce=lambda: announce(host, port, sys.stderr, qr=sys.stderr.isatty()))
     return True
+
+
+def _check_port(host: str, port: int) -> None:
+    try:
+        from web_ui.server import check_port
+    except ImportError:       # no panel installed: nothing will listen
+        return
+    check_port(host, port)
 
 
 def run_doctor(args: argparse.Namespace) -> Any:

@@ -141,3 +141,18 @@ def test_doctor_says_when_the_log_cannot_be_written(tmp_path, capsys):
     assert cli_main(["doctor", "--config", str(config)]) == 1
     checks = {c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
     assert not checks["game log"]["ok"] and "writable" in checks["game log"]["fix"]
+
+
+def test_a_port_in_use_or_out_of_range_is_one_line_before_anything_is_printed(tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text('[log]\npath = "game.sqlite3"\n')
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for given, words in ((str(port), "is another table running?"), ("99999", "between 1 and 65535")):
+            done = subprocess.run([*SMARTTABLE, "run", "--demo", "--config", str(config), "--host", "127.0.0.1",
+                                   "--port", given], cwd=ROOT, capture_output=True, text=True, timeout=60)
+            assert done.returncode == 2 and done.stdout == ""
+            lines = done.stderr.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("smarttable run: web.port: ") and words in lines[0]
