@@ -101,6 +101,7 @@ class Located:
     detection: Detection
     sigma: float = 0.0  # inches, 1 sd of the position (vision.uncertainty)
     heading_sigma: float = 0.0  # degrees, 1 sd of the heading
+    sigma_frame: float = 0.0  # the share of sigma new in each frame (averaging frames shrinks it)
 
     def to_dict(self) -> dict[str, Any]:
         heading = round(self.heading, 2)
@@ -207,7 +208,7 @@ def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibrati
         if not (0 <= x <= w and 0 <= y <= h):
             warnings.append(f"marker {d.id} is off the board at ({x:.2f}, {y:.2f})")
             continue
-        placed.append(Located(d.id, x, y, heading, side, d, sd.sigma, sd.heading_sigma))
+        placed.append(Located(d.id, x, y, heading, side, d, sd.sigma, sd.heading_sigma, sd.sigma_frame))
     counts: dict[int, int] = {}
     for m in placed:
         counts[m.id] = counts.get(m.id, 0) + 1

@@ -332,5 +332,5 @@ class VisionPipeline:
                 p = poses[marker_id]
                 options.sort(key=lambda m: math.dist((m.x, m.y), (p.x, p.y)))
             m = options[0]
-            out[marker_id] = Sighting(m.x, m.y, m.heading)
+            out[marker_id] = Sighting(m.x, m.y, m.heading, m.sigma, m.heading_sigma, m.sigma_frame)
         return out

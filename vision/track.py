@@ -1,9 +1,11 @@
 """Tracking: keeps still models still, rides out hands over the board, reports settled moves.
 
 Each marker has a settled position (the mean of every sighting since it came to rest, so jitter
-shrinks as frames accumulate). A sighting farther than `move_threshold_in` starts a candidate move;
-once the marker has been seen in one place for `stable_frames` frames the move is committed and a
-`MoveEvent` is emitted (also when a marker that was lifted, or timed out, comes back somewhere
+shrinks as frames accumulate; so does its `sigma`: the per-frame share of each sighting's sigma, or the
+sightings' own scatter if larger, over the square root of the frames averaged, plus the share that every
+frame shares, such as calibration and parallax). A sighting farther than `move_threshold_in` starts a
+candidate move; once the marker has been seen in one place for `stable_frames` frames the move is
+committed and a `MoveEvent` is emitted (also when a marker that was lifted, or timed out, comes back somewhere
 else). A marker not seen where the camera looked is occluded: it keeps its last
 position, flagged, until `occlusion_timeout_s`, then it is gone. A new marker must be seen
 `stable_frames` times before it is reported, so a one-frame false detection never places a model.
@@ -29,6 +31,9 @@ class Sighting:
     x: float
     y: float
     heading: float
+    sigma: float = 0.0  # this frame's position sd (inches), of which
+    heading_sigma: float = 0.0
+    sigma_frame: float = 0.0  # the share new in each frame: averaging frames shrinks it
 
 
 @dataclass
@@ -38,7 +43,9 @@ class _Track:
     sum_y: float = 0.0
     sum_cos: float = 0.0
     sum_sin: float = 0.0
+    sum_sq: float = 0.0  # sum of x^2 + y^2: the sightings' scatter (jitter)
     count: int = 0
+    last: Sighting | None = None  # the newest sighting averaged in: its sigma
     last_seen: float = 0.0
     confirmed: bool = False
     hidden: bool = False  # looked for and not found, and not seen since
@@ -53,12 +60,27 @@ class _Track:
         h = math.degrees(math.atan2(self.sum_sin, self.sum_cos))
         return h + 360.0 if h <= -180.0 else h  # atan2(-0.0, -1) is -180: the contract wants (-180, 180]
 
+    @property
+    def sigmas(self) -> tuple[float, float]:
+        """(position sd in inches, heading sd in degrees) of the averaged position: the per-frame share
+        (or the sightings' own scatter, if larger) over sqrt(count), plus the share frames share."""
+        s = self.last
+        if s is None or self.count <= 0:
+            return (0.0, 0.0)
+        frame_var = s.sigma_frame ** 2
+        if self.count > 1:
+            mx, my = self.position
+            spread = max(0.0, self.sum_sq / self.count - mx * mx - my * my) / 2  # per axis
+            scatter = spread * self.count / (self.count - 1)
+            frame_var = max(frame_var, scatter)
+        fixed_var = max(0.0, s.sigma ** 2 - s.sigma_frame ** 2)
+        return (math.sqrt(fixed_var + frame_var / self.count), s.heading_sigma / math.sqrt(self.count))
+
     def settle(self, sightings: list[Sighting]) -> None:
-        self.sum_x = sum(s.x for s in sightings)
-        self.sum_y = sum(s.y for s in sightings)
-        self.sum_cos = sum(math.cos(math.radians(s.heading)) for s in sightings)
-        self.sum_sin = sum(math.sin(math.radians(s.heading)) for s in sightings)
-        self.count = len(sightings)
+        self.sum_x = self.sum_y = self.sum_cos = self.sum_sin = self.sum_sq = 0.0
+        self.count = 0
+        for s in sightings:
+            self.add(s)
         self.candidate = []
 
     def add(self, s: Sighting) -> None:
@@ -66,7 +88,9 @@ class _Track:
         self.sum_y += s.y
         self.sum_cos += math.cos(math.radians(s.heading))
         self.sum_sin += math.sin(math.radians(s.heading))
+        self.sum_sq += s.x * s.x + s.y * s.y
         self.count += 1
+        self.last = s
 
 
 @dataclass(frozen=True)
@@ -140,6 +164,7 @@ class Tracker:
                 keep = (st.max_average - 1) / track.count
                 track.sum_x, track.sum_y = track.sum_x * keep, track.sum_y * keep
                 track.sum_cos, track.sum_sin = track.sum_cos * keep, track.sum_sin * keep
+                track.sum_sq *= keep
                 track.count = st.max_average - 1
                 track.add(s)
             return None
@@ -156,6 +181,7 @@ class Tracker:
         if math.dist(here, end) <= st.move_threshold_in:  # turned in place, or came back
             if abs(_angle_diff(track.heading, heading)) <= HEADING_THRESHOLD:
                 track.sum_x, track.sum_y = here[0] * track.count, here[1] * track.count
+                track.sum_sq = (here[0] ** 2 + here[1] ** 2) * track.count
             return None
         return MoveEvent(track.id, here, end, math.dist(here, end), timestamp)
 
@@ -166,8 +192,10 @@ class Tracker:
             if not track.confirmed:
                 continue
             x, y = track.position
+            sigma, heading_sigma = track.sigmas
             out[marker_id] = MarkerPose(marker_id, x, y, track.heading, occluded=track.last_seen < timestamp,
-                                        last_seen=track.last_seen, moving=bool(track.candidate))
+                                        last_seen=track.last_seen, moving=bool(track.candidate),
+                                        sigma=sigma, heading_sigma=heading_sigma)
         return out
 
     def pending(self) -> list[int]:

@@ -43,6 +43,8 @@ class MarkerPose:
     occluded: bool = False
     last_seen: float = 0.0
     moving: bool = False  # seen away from (x, y) and not yet settled: x, y stay where it last stood
+    sigma: float = 0.0  # inches, 1 sd of (x, y) on each axis, as averaged over the frames seen still
+    heading_sigma: float = 0.0  # degrees
 
 
 @dataclass(frozen=True)

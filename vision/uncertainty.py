@@ -42,6 +42,7 @@ class MarkerSigma:
 
     sigma: float
     heading_sigma: float
+    sigma_frame: float = 0.0  # the share new in each frame (corner noise): averaging frames shrinks it
 
 
 def square_fit_rss(corners: np.ndarray) -> float:
@@ -78,7 +79,7 @@ def marker_sigmas(calibration: Calibration, detections: Sequence[Detection], hei
         parallax = parallax_sigma(calibration, d, h, height_sigma_in)
         sigma = math.sqrt(centre_in ** 2 + cal_in ** 2 + parallax ** 2)
         heading = math.degrees(HEADING_SHARE * corner_px / side)
-        out.append(MarkerSigma(sigma, heading))
+        out.append(MarkerSigma(sigma, heading, centre_in))
     return out
 
 

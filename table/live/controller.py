@@ -40,6 +40,7 @@ from table.live.live_games import LiveGames
 from table.live.observe import move_events, pointed_model
 from table.live.outputs import Outputs
 from table.live.session import GameState, Session, new_game
+from table.live.sigmas import Sigmas, model_sigmas
 from table.live.table_commands import COMMANDS, ButtonActions, handler
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
@@ -77,6 +78,7 @@ class TableController(Outputs):
         self._last_error_at = -math.inf
         self._seen: dict[int, tuple[float, float]] = {}
         self._sighted: dict[int, tuple[float, bool]] = {}   # marker -> (last seen, occluded then)
+        self._sigmas: dict[int, tuple[float, float]] = {}   # marker -> (sigma ", heading_sigma deg), rounded
         self._led_positions = [list(p) for p in layout.positions]
         self._synced: set[int] = set()
         self._pointer_pick: str | None = None
@@ -274,6 +276,10 @@ class TableController(Outputs):
         self._wait_saved(upto)
         return result
 
+    def model_sigmas(self) -> Sigmas:
+        """How sure the camera is of each model now: model id -> (sigma inches, heading_sigma degrees)."""
+        return model_sigmas(self.state.markers(), self._sigmas)
+
     def ruleset(self) -> Ruleset | None:
         """The rule system for the current scene and rulings (None if the rulings do not fit it)."""
         state = self.state
@@ -328,6 +334,8 @@ class TableController(Outputs):
         self._seen = {m: (p.x, p.y) for m, p in obs.markers.items()}
         now = self.clock()
         self._sighted.update({m: (now, p.occluded) for m, p in obs.markers.items()})
+        self._sigmas.update({m: (round(p.sigma, 3), round(p.heading_sigma, 1))
+                             for m, p in obs.markers.items() if p.sigma > 0})
         snapper = self.hexes.snapper(self.state)
         if snapper is not None:
             for event in events:

@@ -140,17 +140,18 @@ class Outputs:
         counters = ("frames", "dropped", "bad_frames")
         now = self.clock()
         states = self._model_states(state, now)
+        sigmas = {model: {"sigma": s, "heading_sigma": h} for model, (s, h) in self.model_sigmas().items()}
         shown = {k: v for k, v in status.items() if k not in counters}
-        key = (state, self.frame, json.dumps([self._warnings, states, shown], default=str))
+        key = (state, self.frame, json.dumps([self._warnings, states, sigmas, shown], default=str))
         if key == self._published_key and now - self._published_at < REPUBLISH_S:
             return
         status["led_layout"] = {"name": self.layout.name, "positions": self._led_positions}
         if self._cache.get("doc_scene") is not state.scene:
             self._cache.update(doc_scene=state.scene, doc=scene_to_dict(state.scene))
         doc = self._cache["doc"]
-        if states:
-            doc = {**doc, "models": [{**m, "state": states[m["id"]]} if m["id"] in states else m
-                                     for m in doc["models"]]}
+        if states or sigmas:  # what the camera says of each model now: tracked or not, and how sure
+            doc = {**doc, "models": [{**m, **({"state": states[m["id"]]} if m["id"] in states else {}),
+                                      **sigmas.get(m["id"], {})} for m in doc["models"]]}
         selection = {**self._cache["answers"].to_dict(), "pointer": self._pointer_pick,
                      "last_roll": state.last_roll}
         phase = state.phase_dict()

@@ -15,6 +15,7 @@ from table.errors import QueryError, TableError
 from table.live import display, rolls
 from table.live.live_games import LiveGames
 from table.live.session import GameState, Session
+from table.live.sigmas import with_sigmas
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
 from table.scene import Scene, parse_scene
@@ -174,6 +175,9 @@ def measure(c: TableController, question: str, args: list[Any] | tuple[Any, ...]
     ruleset = c.ruleset()
     if ruleset is None:
         raise QueryError("the rule system cannot answer with the current rulings")
+    sigmas = c.model_sigmas()  # the answer (and the log) carry the interval and "too close to call"
+    if sigmas:
+        ruleset = type(ruleset)(with_sigmas(ruleset.scene, sigmas), ruleset.rulings)
     answer = ruleset.ask(question, [str(a) for a in args])
     c.emit({"kind": "measure", "question": question, "args": [str(a) for a in args], "answer": answer})
     return {"question": question, "answer": answer}

@@ -108,3 +108,36 @@ def test_a_marker_lifted_or_timed_out_and_put_down_elsewhere_is_one_move_from_wh
     # ... back somewhere else after the time-out: a move
     events, t = feed(tracker, [{}] * 12 + [{7: Sighting(18.0, 25.0, 90.0)}] * 3, start=t)
     assert [(e.start, e.end) for e in events] == [(pytest.approx((18.013, 20.0), abs=0.01), (18.0, 25.0))]
+
+
+def test_sigma_of_a_still_model_shrinks_to_what_frames_share():
+    # each sighting: sigma 0.02", of which 0.015" new each frame; what frames share is sqrt(0.02^2 - 0.015^2)
+    rng = random.Random(3)
+    tracker = Tracker()
+    t = 0.0
+    sigmas = {}
+    for n in range(1, 41):
+        t += 0.1
+        s = Sighting(10 + rng.gauss(0, 0.001), 20 + rng.gauss(0, 0.001), 45.0, 0.02, 2.0, 0.015)
+        tracker.update({5: s}, t)
+        if 5 in tracker.poses(t):
+            sigmas[n] = tracker.poses(t)[5]
+    shared = (0.02 ** 2 - 0.015 ** 2) ** 0.5
+    for n in (3, 10, 40):  # the tracker averages every sighting since the model settled (3 at first)
+        assert sigmas[n].sigma == pytest.approx((shared ** 2 + 0.015 ** 2 / n) ** 0.5, rel=1e-6)
+        assert sigmas[n].heading_sigma == pytest.approx(2.0 / n ** 0.5)
+    assert sigmas[40].sigma < sigmas[3].sigma
+
+
+def test_sigma_follows_jitter_larger_than_the_frame_claims():
+    # sightings scatter by 0.02" on each axis though each claims 0.001" per frame: the scatter counts
+    rng = random.Random(4)
+    tracker = Tracker(TrackerSettings(move_threshold_in=0.2))
+    t = 0.0
+    for _ in range(200):
+        t += 0.1
+        x, y = 10 + rng.gauss(0, 0.02), 20 + rng.gauss(0, 0.02)
+        tracker.update({5: Sighting(x, y, 0.0, 0.001, 0.1, 0.001)}, t)
+    pose = tracker.poses(t)[5]
+    # 50 sightings averaged at most: about 0.02 / sqrt(50) = 0.0028"
+    assert 0.002 < pose.sigma < 0.004

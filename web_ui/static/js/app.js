@@ -280,6 +280,13 @@ function sightFacts(answer) {
 // A question the rule system declines for these two (no range bands in a hex game...): a dash, the reason on tap.
 const declined = (reason) => el("details", { class: "declined" }, el("summary", {}, "—"), el("small", {}, reason));
 
+// How sure (docs/uncertainty.md): the 95% interval's half-width, and "too close to call" when a rule's
+// threshold lies inside the error.
+const plusMinus = (d, unit) => (d.interval ? ` ± ${((d.interval[1] - d.interval[0]) / 2).toFixed(2)}${unit}` : "");
+const closeCall = (answers) => (answers.some((x) => x.v?.too_close_to_call)
+  ? el("p", { class: "hint close-call", id: "too-close", role: "status" }, "too close to call — measure by hand")
+  : null);
+
 async function measure(a, b) {
   const scene = app.state.scene;
   app.card = { kind: "measure", a, b, inputs: answerInputs(app.state) };
@@ -308,7 +315,8 @@ async function measure(a, b) {
   const unit = d?.method === "hex" ? " hexes" : '"';
   showInfo([
     el("h3", {}, `${a} → ${b}`, unitA.name ? el("small", {}, ` (${unitA.name})`) : null),
-    el("div", { class: "big", id: "distance" }, d ? `${fmt(d.distance)}${unit}` : distance.e),
+    el("div", { class: "big", id: "distance" }, d ? `${fmt(d.distance)}${unit}${plusMinus(d, unit)}` : distance.e),
+    closeCall([distance, band, los, arc]),
     d ? el("div", { class: "hint" }, `measured ${d.method === "edge" ? "edge to edge" : d.method === "hex"
       ? "in hexes" : "centre to centre"}`) : null,
     kv(rows), showOnTable(a, b)]);

@@ -1,0 +1,63 @@
+"""The panel shows how sure a measurement is: `32.06" ± 0.03"`, and "too close to call" when a band boundary
+lies inside the 95% interval (a real headless Chromium on the demo table whose models carry `sigma`)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from conftest import LiveServer, make_app
+from playwright.sync_api import expect
+from tables import demo_controller
+from test_browser import CHROMIUM, browser, page, tap_model  # noqa: F401  (fixtures)
+
+from table.live.run import DEMO_SCENE
+
+pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(),
+                                reason="Debian's chromium is not installed (apt-get install chromium)")
+
+
+def scene_with_sigma(folder, raiders_y: float) -> object:
+    doc = json.loads(DEMO_SCENE.read_text())
+    for m in doc["models"]:
+        m["sigma"] = 0.01
+        if m["id"] == "raiders-1":
+            m["y"] = raiders_y
+    path = folder / "scene.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+# raiders-1 at (12, 8): 32.06" from rifles-1, well inside the cold band; at (12, 16.07): 24.01", and the
+# 95% interval 23.98-24.04 holds the 24" standard/cold boundary
+CASES = {"clear": (8.0, '32.06" ± 0.03"', False),
+         "on-the-cold-boundary": (40.0 - math.sqrt(24.01 ** 2 - 4), '24.01" ± 0.03"', True)}
+
+
+@pytest.fixture(params=sorted(CASES))
+def case(request):
+    return CASES[request.param]
+
+
+@pytest.fixture
+def live(case, tmp_path):
+    controller = demo_controller(tmp_path, scene=scene_with_sigma(tmp_path, case[0]))
+    server = LiveServer(make_app(controller, tmp_path))
+    yield server
+    server.close()
+    controller.close()
+
+
+def test_distance_with_its_error_and_too_close_to_call(page, live, case):  # noqa: F811
+    _, shown, close = case
+    expect(page.locator("[data-model]")).to_have_count(8)
+    tap_model(page, "rifles-1")                    # (10, 40)
+    page.wait_for_selector("#info:not([hidden])")
+    tap_model(page, "raiders-1")
+    # sigma 0.01" at each end: 1.96 * sqrt(2) * 0.01 = 0.028"
+    expect(page.locator("#distance")).to_have_text(shown)
+    if close:
+        expect(page.locator("#too-close")).to_have_text("too close to call — measure by hand")
+    else:
+        expect(page.locator("#too-close")).to_have_count(0)
