@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from table.errors import TableError
-from table.live import highlight, warnings
+from table.live import close_call, highlight, warnings
 from table.live.display import Answers, answers_for, regions_for, situation_of
 from table.live.session import GameState
 from table.scene import scene_to_dict
@@ -41,7 +41,13 @@ class Outputs:
             answers = answers_for(state, ruleset, self._answer_cache) if ruleset is not None else Answers()
             self._cache.update(answers_key=answers_key, answers=answers)
         self._update_warnings(self._cache.get("report"))
-        self._show(regions_for(self.state, self._cache["answers"]))
+        answers, sigmas = self._cache["answers"], self.model_sigmas()
+        close_key = (answers_key, tuple(sorted(sigmas.items())))
+        if self._cache.get("close_key") != close_key:  # the target's band asked with the camera's sigma
+            call = close_call.band_call(state, ruleset, answers, sigmas)
+            self._cache.update(close_key=close_key, close=call)
+        close = close_call.regions(self.state, answers, self._cache["close"])
+        self._show(regions_for(self.state, answers) + close)
         self._publish()
 
     def _update_report(self, state: GameState, now: bool) -> None:
