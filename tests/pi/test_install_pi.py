@@ -93,7 +93,7 @@ def make_pi(base: Path, model: str | None = PI5, picamera2: str = "class Picamer
     shutil.copytree(ROOT / "deploy", pi.checkout / "deploy")
     shutil.copytree(ROOT / "firmware_cfg", pi.checkout / "firmware_cfg")
     (pi.checkout / "table" / "data").mkdir(parents=True)
-    shutil.copy(ROOT / "table" / "data" / "demo-synaptik.json", pi.checkout / "table" / "data")
+    shutil.copy(ROOT / "table" / "data" / "demo.json", pi.checkout / "table" / "data")
     if model is not None:
         (pi.sysroot / "proc" / "device-tree").mkdir(parents=True)
         (pi.sysroot / "proc" / "device-tree" / "model").write_text(model)

@@ -92,7 +92,7 @@ def test_run_prints_the_address_and_its_qr_code_in_a_terminal(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     config = tmp_path / "table.toml"
-    config.write_text(f'[web]\npin = "2468"\n[log]\npath = "game.sqlite3"\n'
+    config.write_text(f'[web]\npin = "246813"\n[log]\npath = "game.sqlite3"\n'
                       f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
                       f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n')
     leader, follower = pty.openpty()

@@ -62,7 +62,7 @@ def test_run_exits_2_with_one_line_when_picamera2_cannot_load(tmp_path, numpy_mi
 def test_doctor_names_the_reason_as_its_camera_finding(tmp_path, numpy_mismatch):
     config = write_config(tmp_path, "auto")
     done = smarttable(numpy_mismatch, "doctor", "--config", str(config))
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr    # not ok: exit 1
     report = json.loads(done.stdout)
     camera = [c for c in report["checks"] if c["check"] == "camera"]
     assert len(camera) == 1 and camera[0]["ok"] is False
