@@ -5,6 +5,7 @@ import { coverCrossed, drawBoard, hexLayout, modelsNear, playerColour, terrainAt
 import { renderDice } from "./dice.js";
 import { refreshLog } from "./log.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
+import { blockingHexes, coverWords, drawOverlays } from "./overlays.js";
 import { zoomable } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,7 +38,10 @@ function apply(state) {
   document.body.dataset.seq = String(state.seq);
   if (state.ruleset !== app.ruleset) {
     app.ruleset = state.ruleset;
-    getJSON("/api/questions").then((q) => { app.questions = q.questions; }).catch(() => { app.questions = []; });
+    getJSON("/api/questions").then((q) => {
+      app.questions = q.questions;
+      if (app.card) { app.card.inputs = null; refreshCard(); }     // a card opened before they came: ask again
+    }).catch(() => { app.questions = []; });
     loadRules(state.ruleset);
   }
   renderBar(state);
@@ -64,7 +68,7 @@ function refreshCard() {
   const card = app.card;
   if (!card || card.inputs === answerInputs(app.state)) return;
   if (card.kind === "measure") {
-    app.view.sight = null; app.view.blockers = app.view.covers = null;   // no line at the old places
+    clearSight();                                   // no line at the old places
     redraw();
     measure(card.a, card.b);
   } else if (card.kind === "unit") unitInfo(card.unit, card.model);
@@ -94,7 +98,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.state) apply(message.state);
     else if (message.parts && app.state && message.base === app.seq) apply(patched(app.state, message));
-    else getJSON("/api/state").then(apply);         // a patch to a state this phone does not hold: re-read
+    else getJSON("/api/state").then(apply).catch(() => {});   // a patch to a state this phone lacks: re-read
   });
 }
 
@@ -189,7 +193,10 @@ function pxPerInch() {
 
 function redraw() {
   if (!app.state) return;
-  drawBoard($("board"), app.state.scene, { ...app.view, selected: app.picks, pxPerInch: pxPerInch() });
+  const view = { ...app.view, selected: app.picks, pxPerInch: pxPerInch(),
+                 zones: app.state.selection?.deployment?.zones };
+  drawBoard($("board"), app.state.scene, view);
+  drawOverlays($("board"), app.state.scene, view);
   app.zoom.restore();
   $("zoom-reset").hidden = !app.zoom.box;
 }
@@ -230,8 +237,8 @@ function onBoardTap(x, y) {
   {
     if (app.unit && scene.hexgrid && app.view.reach) return showPath(x, y);
     const piece = terrainAt(scene, x, y);
-    app.picks = []; app.unit = null; app.view.sight = null; app.view.reach = app.view.path = null;
-    app.view.blockers = app.view.covers = null;
+    app.picks = []; app.unit = null; app.view.reach = app.view.path = app.view.rings = null;
+    clearSight();
     showInfo(piece ? [el("h3", {}, `Terrain ${piece.id}`), kv([["height", `${piece.height ?? 0}"`],
       ["traits", (piece.traits || []).join(", ") || "none"]])] : null);
     return redraw();
@@ -245,17 +252,23 @@ function pickModel(model) {
     return measure(app.picks[0], model.id);
   }
   if (app.picks.length === 1 && app.picks[0] === model.id) {
-    app.picks = []; app.unit = null; showInfo(null); app.view.reach = app.view.path = null; return redraw();
+    app.picks = []; app.unit = null; showInfo(null); app.view.reach = app.view.path = app.view.rings = null;
+    return redraw();
   }
   app.picks = [model.id];
-  app.view.sight = null; app.view.blockers = app.view.covers = null;
+  clearSight();
   redraw();
   unitInfo(model.unit, model.id);
 }
 
 function pickUnit(unitId) {
-  app.picks = []; app.view.sight = null; app.view.blockers = app.view.covers = null;
+  app.picks = []; clearSight();
   unitInfo(unitId, null);
+}
+
+// No sight line, blockers or cover drawn (the card that showed them is gone or being asked again).
+function clearSight() {
+  app.view.sight = null; app.view.blockers = app.view.covers = app.view.blockHexes = app.view.coverFrom = null;
 }
 
 function showInfo(children) {
@@ -268,7 +281,7 @@ function showInfo(children) {
 const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : String(n ?? "—"));
 const settle = (p) => p.then((v) => ({ v }), (e) => ({ e: e.message }));
 
-const SIGHT_SHOWN = new Set(["from", "to", "visible", "cover", "blocked_by", "line"]);
+const SIGHT_SHOWN = new Set(["from", "to", "visible", "cover", "blocked_by", "line", "cover_from"]);
 // Any other fact a rule system's sight answer carries (concealment, elevation, cover hexsides...), in words.
 function sightFacts(answer) {
   return Object.entries(answer).filter(([k]) => !SIGHT_SHOWN.has(k) && k !== "hexes").map(([k, v]) =>
@@ -305,11 +318,14 @@ async function measure(a, b) {
     rows.push(["line of sight", los.v.visible ? "clear" : "blocked"]);
     if ((los.v.blocked_by || []).length) rows.push(["blocked by", los.v.blocked_by.join(", ")]);
     rows.push(["cover", `${cover.light ?? 0} light · ${cover.heavy ?? 0} heavy`]);
+    if ((los.v.cover_from || []).length) rows.push(["cover from", coverWords(scene, los.v.cover_from)]);
     rows.push(...sightFacts(los.v));
     const ends = [a, b].map((id) => scene.models.find((m) => m.id === id)).filter(Boolean);
     app.view.sight = { ...los.v, line: los.v.line || (ends.length === 2 ? ends.map((m) => [m.x, m.y]) : null) };
     app.view.blockers = los.v.blocked_by || [];
     app.view.covers = app.view.sight.line ? coverCrossed(scene, app.view.sight.line) : [];
+    app.view.blockHexes = scene.hexgrid ? blockingHexes(los.v.blocked_by) : null;
+    app.view.coverFrom = los.v.cover_from || null;
   } else if (los.e) rows.push(["line of sight", declined(los.e)]);
   redraw();
   const unit = d?.method === "hex" ? " hexes" : '"';
@@ -329,8 +345,11 @@ async function unitInfo(unitId, modelId) {
   renderUnits(app.state);
   const scene = app.state.scene;
   const unit = unitOf(scene, unitId) || { id: unitId };
-  const asks = ["cohesion", "moves", "targets"].filter(has);
-  const answers = Object.fromEntries(await Promise.all(asks.map(async (q) => [q, await settle(ask(q, unitId))])));
+  const asks = ["cohesion", "moves", "targets", "bands"].filter(has);
+  const sel = app.state.selection || {};
+  const weapon = sel.unit === unitId && sel.weapon ? [sel.weapon] : [];     // the weapon the table shows
+  const answers = Object.fromEntries(await Promise.all(asks.map(async (q) =>
+    [q, await settle(q === "bands" ? ask(q, unitId, ...weapon) : ask(q, unitId))])));
   if (app.unit !== unitId || app.card?.kind !== "unit") return;
   const rows = [["player", String(unit.player ?? "—")]];
   const c = answers.cohesion?.v;
@@ -340,6 +359,10 @@ async function unitInfo(unitId, modelId) {
   if (moves) rows.push(["can reach", `${moves.reachable.length} hexes`]);
   const t = answers.targets?.v;
   if (t) rows.push(["targets", listTargets(t)]);
+  const bands = answers.bands?.v;
+  app.view.rings = bands?.bands?.length ? { unit: unitId, answer: bands } : null;
+  if (app.view.rings) rows.push(["range bands", `${bands.weapon ? `${bands.weapon}: ` : ""}${bands.bands.map((b) =>
+    `${words(b.band)} ${fmt(b.from)}–${fmt(b.to)}"`).join(" · ")} (drawn)`]);
   if (!asks.length) rows.push(["rules", `${app.ruleset} answers no unit questions yet`]);
   redraw();
   showInfo([el("h3", {}, unit.name || unitId, modelId ? el("small", {}, ` · ${modelId}`) : null),

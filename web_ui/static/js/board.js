@@ -152,7 +152,9 @@ function drawHexes(svg, scene, view, width, height) {
     }
     if (reach.has(key(h))) {
       const [x, y] = layout.toBoard(h);
-      g.append(s("text", { class: "tlabel", x, y: y + 0.35, "text-anchor": "middle" }, String(reach.get(key(h)))));
+      const size = Math.min(layout.size * 0.8, view.pxPerInch ? 11 / view.pxPerInch : layout.size * 0.6);
+      g.append(s("text", { class: "tlabel cost", x, y: y + size / 3, "text-anchor": "middle", "font-size": size },
+                 String(reach.get(key(h)))));
     }
   }
   for (const side of scene.hexsides || []) {
