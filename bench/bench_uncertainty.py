@@ -1,7 +1,7 @@
 """Are the error bars honest? Coverage of the 95% distance interval on rendered boards with known truth.
 
-Each condition renders a few 12 MP boards (4056x3040, 15 mm markers, the lens known as after
-`smarttable calibrate-lens`) with many markers each; every pair of located markers is a measured pair.
+Each condition renders a few 12 MP boards (4056x3040, 15 mm markers, a lens with k1 = -0.06 known as after
+`smarttable calibrate-lens`, or not) with many markers each; every pair of located markers is a measured pair.
 The interval is the one `smarttable query ... distance` answers (table.uncertainty) from the two
 markers' `sigma` as `smarttable locate` reports it. True marker heights scatter around the configured
 height by `model_height_sigma_mm`. Targets: coverage 92-98% over >= 1,000 pairs per condition and a mean
@@ -46,6 +46,7 @@ class Condition:
     tilt: tuple[float, float] = (0.0, 0.0)
     height_mm: float = 4.0  # configured marker height
     height_sigma_mm: float = 1.0  # true heights scatter by this (and the config says so)
+    lens_known: bool = True  # the lens calibrated (`smarttable calibrate-lens`), else not
 
 
 CONDITIONS = (
@@ -54,6 +55,7 @@ CONDITIONS = (
     Condition("blur 1.4", blur=1.4),
     Condition("tilt (10, -6)", tilt=(10.0, -6.0)),
     Condition("tall bases 12+-3 mm", height_mm=12.0, height_sigma_mm=3.0),
+    Condition("lens not calibrated", lens_known=False),
 )
 
 
@@ -70,7 +72,7 @@ def camera_for(cond: Condition) -> PinholeCamera:
 
 def frame_for(config, cond: Condition, seed: int, truth: tuple[SceneMarker, ...]) -> np.ndarray:
     """The rendered frame, from the cache when it is there."""
-    key = f"{cond.name}-{cond.noise}-{cond.blur}-{cond.tilt}-{cond.height_mm}-{cond.height_sigma_mm}-{seed}"
+    key = f"{cond.noise}-{cond.blur}-{cond.tilt}-{cond.height_mm}-{cond.height_sigma_mm}-{seed}"
     path = CACHE / (key.replace(" ", "_").replace("/", "_") + ".png")
     if path.exists():
         return cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
@@ -86,7 +88,8 @@ def frame_for(config, cond: Condition, seed: int, truth: tuple[SceneMarker, ...]
 def measure(config, cond: Condition, seeds: range) -> dict:
     cam = camera_for(cond)
     setup = replace(VisionSetup.from_config(config), model_size_mm=15.0, model_height_mm=cond.height_mm,
-                    height_sigma_mm=cond.height_sigma_mm, intrinsics=Intrinsics(cam.K, cam.dist, cam.size))
+                    height_sigma_mm=cond.height_sigma_mm,
+                    intrinsics=Intrinsics(cam.K, cam.dist, cam.size) if cond.lens_known else None)
     inside = pairs = found = placed = radial_in = radial = 0
     halves, position_z, heading_z, sigmas = [], [], [], []
     for seed in seeds:
@@ -144,7 +147,7 @@ def main() -> None:
         r = measure(config, cond, renders)
         # the width target is for markers whose height is known to the default 1 mm: taller, less sure
         # bases are honestly wider
-        width_ok = r["half_mean"] < 0.05 or cond.height_sigma_mm > 1.0
+        width_ok = r["half_mean"] < 0.05 or cond.height_sigma_mm > 1.0 or not cond.lens_known
         met = r["pairs"] >= 1000 and 0.92 <= r["coverage"] <= 0.98 and width_ok
         ok &= met
         print(f"  {cond.name:>20}: {r['pairs']} pairs ({r['found']}/{r['of']} markers), coverage "
@@ -154,7 +157,7 @@ def main() -> None:
               f"heading {r['z_heading']:.2f}; along the radius: {100 * r['radial_coverage']:.1f}% of "
               f"{r['radial']}  [{'ok' if met else 'MISSED'}]")
     print("targets: coverage 92-98% over >= 1000 pairs; mean half-width < 0.05\" where heights are known to "
-          f"1 mm: {'met' if ok else 'MISSED'}")
+          f"1 mm and the lens is calibrated: {'met' if ok else 'MISSED'}")
 
 
 if __name__ == "__main__":

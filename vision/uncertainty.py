@@ -5,7 +5,8 @@ The error model (docs/uncertainty.md) adds, in quadrature, what the frame itself
   turn, scale); the residuals, pooled over the frame and weighted towards the marker's own, give the
   corner noise in pixels; the centre (the diagonals' crossing) carries a share of it, turned into
   inches at the marker's own pixels per inch (a small or far marker is less sure);
-- calibration: the homography's reprojection error over the corner markers, in inches;
+- calibration: the homography's reprojection error over the corner markers, in inches (a larger share when
+  the lens is not calibrated: its distortion is then worse between the corner markers than at them);
 - parallax of an unknown model height: `markers.model_height_sigma_mm` (how sure the configured height
   is) times the marker's distance from the point below the camera over the camera's height; with no
   camera pose, the whole configured height is uncorrected and counts at the frame's edge.
@@ -26,6 +27,9 @@ from vision.detect import Detection
 CENTRE_SHARE = 0.5  # sd of the centre over the corner noise (the mean of four corners: 1/2)
 HEADING_SHARE = 0.7  # sd of the heading (radians) over corner noise / side in pixels
 CALIBRATION_SHARE = 0.5  # sd at a model marker over the corner markers' RMS reprojection error
+# without lens intrinsics the residual is mostly the lens's distortion, larger between the corner markers
+# than at them (fitted on renders of a lens with k1 = -0.06 to -0.08; bench/bench_uncertainty.py)
+UNCALIBRATED_LENS_SHARE = 3.0
 PRIOR_WEIGHT = 12.0  # the frame's pooled corner noise counts as this many residual degrees of freedom
 MIN_CORNER_PX = 0.02  # corner noise is never taken as less than this (quantisation, refinement limits)
 EDGE_SLOPE = 0.6  # radial distance over camera height at a frame's edge, when the pose is unknown
@@ -71,7 +75,8 @@ def marker_sigmas(calibration: Calibration, detections: Sequence[Detection], hei
         px_per_inch.append(ppi)
         side_px.append(d.side_px)
     pooled = max(MIN_CORNER_PX ** 2, sum(rss_px) / (DOF_PER_MARKER * len(rss_px)))
-    cal_in = CALIBRATION_SHARE * calibration.reprojection_error_px / calibration.px_per_inch
+    share = CALIBRATION_SHARE if calibration.intrinsics is not None else UNCALIBRATED_LENS_SHARE
+    cal_in = share * calibration.reprojection_error_px / calibration.px_per_inch
     out = []
     for d, h, rss, ppi, side in zip(detections, heights_in, rss_px, px_per_inch, side_px, strict=True):
         corner_px = math.sqrt((rss + PRIOR_WEIGHT * pooled) / (DOF_PER_MARKER + PRIOR_WEIGHT))

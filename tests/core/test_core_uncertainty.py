@@ -2,6 +2,7 @@
 added when no model carries `sigma`."""
 
 import json
+import math
 import subprocess
 import sys
 
@@ -115,3 +116,29 @@ def test_cli_distance_interval(tmp_path):
     answer = json.loads(result.stdout)
     assert answer["distance"] == 31.26
     assert answer["interval"] == pytest.approx([31.26 - Z95 * 0.01414, 31.26 + Z95 * 0.01414], abs=1e-4)
+
+
+def aot(models, terrain=()):
+    doc = scene(models, ruleset="age_of_tyrants", weapons=[])
+    doc["terrain"] = list(terrain)
+    return doc
+
+
+@pytest.mark.parametrize("gap, close", [(0.01, True), (0.5, False)])
+def test_a_sight_line_grazing_a_blocker(gap, close):
+    # the centre line y = 10 passes `gap` below a 3" tall block: clear, and with 0.02" sigma maybe not
+    block = {"id": "block", "polygon": [[19, 10 + gap], [21, 10 + gap], [21, 12], [19, 12]], "height": 3}
+    doc = aot([model("a1", "a", 10, 10, 0.02), model("b1", "b", 30, 10, 0.02)], [block])
+    answer = ask(doc, "los", "a1", "b1")
+    assert answer["visible"] is True and answer["too_close_to_call"] is close
+    if close:
+        assert answer["could_be"]["visible"] == [True, False]
+
+
+@pytest.mark.parametrize("angle, close", [(89.8, True), (80.0, False)])
+def test_a_target_on_the_edge_of_the_front_arc(angle, close):
+    # a1 faces +x (heading 0); b1 stands `angle` degrees off its facing, 10" away; heading sd 0.5 degree
+    b = (10 + 10 * math.cos(math.radians(angle)), 10 + 10 * math.sin(math.radians(angle)))
+    doc = aot([model("a1", "a", 10, 10, 0.001, heading=0, heading_sigma=0.5), model("b1", "b", *b)])
+    answer = ask(doc, "arc", "a1", "b1")
+    assert answer["in_front_arc"] is True and answer["too_close_to_call"] is close

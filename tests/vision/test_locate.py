@@ -155,3 +155,20 @@ def test_edge_markers_join_the_calibration(config):
     result = locate(render(cam, scene(with_edges)), with_lens(VisionSetup.from_config(with_edges), cam))
     assert result.calibration.used == (0, 1, 2, 3, 4, 5)
     assert {m.id for m in result.markers} == {m.id for m in models()}  # edge markers are not models
+
+
+@pytest.mark.parametrize("lens", [True, False], ids=["lens-calibrated", "lens-not-calibrated"])
+def test_sigma_is_the_size_of_the_error(config, lens):
+    # markers flat on the board and the config sure of it (no height uncertainty): what is left is the
+    # pixels' noise and the calibration's error; without the lens's intrinsics its distortion (up to 0.12")
+    cam = camera()
+    setup = replace(VisionSetup.from_config(config), height_sigma_mm=0.0)
+    result = locate(render(cam, scene(config)), with_lens(setup, cam) if lens else setup)
+    by_id = {m.id: m for m in models()}
+    z = sorted(math.dist((m.x, m.y), (by_id[m.id].x, by_id[m.id].y)) / m.sigma for m in result.markers)
+    assert len(z) == 16 and z[-1] < 2.45            # within the 2-D 95% radius, every one of 16
+    assert z[len(z) // 2] > 0.3                     # and not merely wide: the median error is a fair share
+    assert all(0 < m.heading_sigma < 2 for m in result.markers)
+    assert (max(m.sigma for m in result.markers) < 0.01) is lens
+    out = result.to_dict()["markers"][0]
+    assert out["sigma"] > 0 and out["heading_sigma"] > 0
