@@ -96,7 +96,8 @@ def measure(config, cond: Condition, seeds: range) -> dict:
         truth = truth_for(cond, seed)
         by_id = {m.id: m for m in truth}
         result = locate(frame_for(config, cond, seed, truth), setup)
-        foot = result.calibration.camera_position[:2]
+        pose = result.calibration.camera_position  # unknown without a lens calibration and tilt
+        foot = pose[:2] if pose is not None else (BOARD[0] / 2, BOARD[1] / 2)
         located = [m for m in result.markers if m.id in by_id]
         found += len(located)
         placed += len(truth)
@@ -147,17 +148,19 @@ def main() -> None:
         r = measure(config, cond, renders)
         # the width target is for markers whose height is known to the default 1 mm: taller, less sure
         # bases are honestly wider
-        width_ok = r["half_mean"] < 0.05 or cond.height_sigma_mm > 1.0 or not cond.lens_known
+        width_ok = r["half_mean"] < 0.05 or cond.height_sigma_mm > 1.0
         met = r["pairs"] >= 1000 and 0.92 <= r["coverage"] <= 0.98 and width_ok
-        ok &= met
+        if cond.lens_known:
+            ok &= met
+        verdict = "ok" if met else "MISSED" if cond.lens_known else "not a target: calibrate the lens"
         print(f"  {cond.name:>20}: {r['pairs']} pairs ({r['found']}/{r['of']} markers), coverage "
               f"{100 * r['coverage']:.1f}%, half-width mean {r['half_mean']:.4f}\" "
               f"max {r['half_max']:.4f}\", "
               f"sigma mean {r['sigma_mean']:.4f}\"; error/sigma sd: position {r['z_position']:.2f}, "
               f"heading {r['z_heading']:.2f}; along the radius: {100 * r['radial_coverage']:.1f}% of "
-              f"{r['radial']}  [{'ok' if met else 'MISSED'}]")
+              f"{r['radial']}  [{verdict}]")
     print("targets: coverage 92-98% over >= 1000 pairs; mean half-width < 0.05\" where heights are known to "
-          f"1 mm and the lens is calibrated: {'met' if ok else 'MISSED'}")
+          f"1 mm, with the lens calibrated: {'met' if ok else 'MISSED'}")
 
 
 if __name__ == "__main__":

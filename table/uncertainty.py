@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from table.errors import TableError
 from table.scene import Model, Scene
 
 Z95 = 1.959963984540054  # two-sided 95% of a normal
@@ -124,7 +125,10 @@ def annotate_sampled(answer: Any, scene: Scene, name: str, args: list[str], ask:
     rng = np.random.default_rng(SEED)
     seen: dict[str, Counter] = {k: Counter() for k in exact}
     for _ in range(SAMPLES):
-        drawn = verdicts(ask(jittered(scene, rng), name, args))
+        try:
+            drawn = verdicts(ask(jittered(scene, rng), name, args))
+        except TableError as exc:  # a drawn scene the question refuses (a model pushed off the board...)
+            drawn = {k: f"refused: {exc}" for k in exact}
         for k in exact:
             seen[k][drawn.get(k)] += 1
     differ = {}
