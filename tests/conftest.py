@@ -13,4 +13,4 @@ RULE_SYSTEMS = Path(__file__).resolve().parent / "rule_systems"
 
 def pytest_configure(config: pytest.Config) -> None:
     for package in sorted(RULE_SYSTEMS.glob("*/__init__.py")):
-        importlib.import_module(f"rule_systems.{package.parent.name}")
+        importlib.import_module(f"tests.rule_systems.{package.parent.name}")

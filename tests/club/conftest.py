@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from mosquitto_broker import Mosquitto, find_mosquitto  # noqa: E402
+from tests.club.mosquitto_broker import Mosquitto, find_mosquitto
 
 
 @pytest.fixture

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 import waitress
-from club_clients import PublishedTable
 from playwright.sync_api import expect, sync_playwright
 
 from hub.listener import Hub
 from hub.store import HubStore
 from hub.web import create_hub_app
 from table.broker import parse_url
+from tests.club.club_clients import PublishedTable
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",

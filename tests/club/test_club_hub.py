@@ -13,13 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
-from club_clients import PublishedTable
 
 from hub.listener import Hub
 from hub.store import HubStore
 from hub.web import create_hub_app
 from table.broker import parse_url
 from table.config import CONFIG_DIR
+from tests.club.club_clients import PublishedTable
 from web_ui.sse import SnapshotText
 
 

@@ -10,11 +10,11 @@ import sys
 import time
 
 import pytest
-from club_clients import PublishedTable, Recorder, seen_once_in_order
-from mosquitto_broker import Mosquitto, free_port
 
 from table.config import default_config, validate
 from table.live.mqtt_link import settings_from_config
+from tests.club.club_clients import PublishedTable, Recorder, seen_once_in_order
+from tests.club.mosquitto_broker import Mosquitto, free_port
 from web_ui.sse import SnapshotText
 
 

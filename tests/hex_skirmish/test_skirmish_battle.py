@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from skirmish_helpers import DATA, rules_for
 
 from table.errors import QueryError
 from table.rules.hex_skirmish.text import PHASES
+from tests.hex_skirmish.skirmish_helpers import DATA, rules_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SMARTTABLE = Path(sys.executable).parent / "smarttable"

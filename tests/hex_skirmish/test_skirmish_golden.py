@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 import pytest
-from skirmish_helpers import DATA, rules_for
 
 from table.errors import QueryError
+from tests.hex_skirmish.skirmish_helpers import DATA, rules_for
 
 CASES = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))["cases"]
 

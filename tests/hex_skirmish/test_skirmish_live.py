@@ -7,13 +7,13 @@ import random
 from typing import Any
 
 import pytest
-from skirmish_helpers import rules_for, scene_doc
 from skirmish_scene import battlefield
 
 from table.errors import QueryError
 from table.rules.hex_skirmish import HexSkirmish
 from table.rules.hex_skirmish.movement import unwind
 from table.scene import parse_scene
+from tests.hex_skirmish.skirmish_helpers import rules_for, scene_doc
 
 
 def questions(rules: HexSkirmish, tracked: list[str]) -> dict[str, Any]:

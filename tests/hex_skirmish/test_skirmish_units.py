@@ -7,7 +7,6 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from skirmish_helpers import rules_for
 
 from table.errors import QueryError
 from table.hexgrid import DIRECTIONS, HexLayout, distance
@@ -15,6 +14,7 @@ from table.rules.hex_skirmish import HexSkirmish
 from table.rules.hex_skirmish.footprint import facing_direction, offsets
 from table.rules.hex_skirmish.text import SIZES
 from table.scene import parse_scene
+from tests.hex_skirmish.skirmish_helpers import rules_for
 
 
 def scene(units: list[dict], models: list[dict], **extra) -> HexSkirmish:

@@ -4,11 +4,11 @@ table prepares (Morale, Heal/Fix, Stealth checks) on tests/data/hex_skirmish/veh
 from __future__ import annotations
 
 import pytest
-from skirmish_helpers import rules_for, scene_doc
 
 from table.errors import QueryError
 from table.rules.hex_skirmish import HexSkirmish
 from table.scene import parse_scene
+from tests.hex_skirmish.skirmish_helpers import rules_for, scene_doc
 
 SCENE = "vehicles.json"
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from live_fakes import DEMO_SCENE, ScriptedPipeline, make_hardware
 
 from table.config import default_config
 from table.live.controller import TableController
 from table.live.gamelog import GameLog
 from table.live.leds import load_layout
 from table.scene import load_scene
+from tests.live.live_fakes import DEMO_SCENE, ScriptedPipeline, make_hardware
 
 
 @pytest.fixture

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import sys
 
-from live_fakes import DEMO_SCENE, ScriptedPipeline
-
 from table.config import default_config
 from table.hw import build_hardware
 from table.live.controller import TableController
 from table.live.gamelog import GameLog
 from table.live.leds import load_layout
 from table.scene import load_scene
+from tests.live.live_fakes import DEMO_SCENE, ScriptedPipeline
 
 STREAM = [("advance_phase", {}), ("select", {"id": "rifles-1"}), ("roll", {"kind": "dice", "count": 3}),
           ("target", {"id": "raiders"}), ("advance_phase", {}), ("undo", {}), ("confirm", {}),

@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from live_fakes import frame, move
-
 from table.config import CONFIG_DIR
 from table.hw import TableHardware
 from table.hw.pinmap import load_pin_map
 from table.hw.strip import ColourCorrection, MockStrip
+from tests.live.live_fakes import frame, move
 
 
 def press(controller, name):

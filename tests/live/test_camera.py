@@ -5,11 +5,10 @@ from __future__ import annotations
 import threading
 import time
 
-from live_fakes import frame
-
 from table.config import Config, validate
 from table.errors import HardwareError
 from table.live.capture import LatestFrame
+from tests.live.live_fakes import frame
 
 
 def test_latest_frame_keeps_only_the_newest():

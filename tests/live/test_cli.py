@@ -13,11 +13,11 @@ from pathlib import Path
 
 import cv2
 import pytest
-from live_fakes import DEMO_SCENE, ROOT
 
 from table.cli import main as cli_main
 from table.config import CONFIG_DIR, default_config
 from table.scene import load_scene
+from tests.live.live_fakes import DEMO_SCENE, ROOT
 from vision.sources import SyntheticSource
 from vision.synthetic_scene import from_scene
 

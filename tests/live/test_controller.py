@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from live_fakes import ROOT, frame, move
 
 from table.config import CONFIG_DIR
 from table.errors import QueryError
@@ -12,6 +11,7 @@ from table.hexgrid import HexLayout
 from table.live import highlight as hl
 from table.live.leds import LedLayout, load_layout
 from table.scene import load_scene
+from tests.live.live_fakes import ROOT, frame, move
 
 
 def led(controller, point):

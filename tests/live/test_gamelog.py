@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from live_fakes import ROOT, frame, make_hardware, move
 
 from table.cli import main as cli_main
 from table.errors import ConfigError
 from table.live.gamelog import GameLog, read_jsonl
 from table.live.session import Session
+from tests.live.live_fakes import ROOT, frame, make_hardware, move
 
 
 def test_log_is_write_ahead_and_durable(tmp_path):
@@ -85,7 +85,7 @@ def test_restart_resumes_the_game(make_controller, pipeline, tmp_path, config, l
 
 
 def _stream(log_path: Path) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{Path(__file__).parent}"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     script = str(Path(__file__).parent / "event_stream.py")
     return subprocess.Popen([sys.executable, script, str(log_path)], stdout=subprocess.PIPE, text=True,
                             env=env)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 
 import pytest
-from live_fakes import DATA, frame, move
 
 from table.hexgrid import HexLayout
 from table.live import highlight as hl
 from table.live.leds import LedLayout, grid
 from table.rules import get_ruleset
 from table.scene import load_scene
+from tests.live.live_fakes import DATA, frame, move
 
 SCENE = DATA / "syniad-table.json"
 # LEDs under a 24" board, 1.5" apart: the nearest LED to a hex's centre lies inside that hex

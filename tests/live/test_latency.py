@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from live_fakes import frame, move
-
 from table.live import highlight as hl
+from tests.live.live_fakes import frame, move
 
 
 def led(controller, point):

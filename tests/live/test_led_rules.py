@@ -9,7 +9,6 @@ import time
 from dataclasses import replace
 
 import pytest
-from live_fakes import DATA
 
 from table.config import CONFIG_DIR
 from table.errors import QueryError
@@ -19,6 +18,7 @@ from table.hw.strip import ColourCorrection, MockStrip
 from table.live import highlight as hl
 from table.live.leds import load_layout, parse_layout
 from table.scene import load_scene, parse_scene, scene_to_dict
+from tests.live.live_fakes import DATA
 
 LAYOUTS = sorted((CONFIG_DIR / "leds").glob("*.toml"))
 GRID = CONFIG_DIR / "leds" / "under-board-grid.toml"

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from live_fakes import DATA
 
 from table.config import CONFIG_DIR
 from table.errors import ConfigError
 from table.live import highlight as hl
 from table.live.leds import load_layout, parse_layout
 from table.scene import HexGridSpec
+from tests.live.live_fakes import DATA
 
 
 def test_edge_strip_runs_round_the_board():

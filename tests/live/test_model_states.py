@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from live_fakes import frame
-
+from tests.live.live_fakes import frame
 from vision.types import MarkerPose, Observation
 from web_ui import create_app
 

@@ -4,13 +4,13 @@ game actions, and after a combat the instructions and what the camera disagrees 
 from __future__ import annotations
 
 import pytest
-from live_fakes import DATA, frame, move
 
 from table.errors import QueryError
 from table.hexgrid import HexLayout
 from table.live.leds import LedLayout, grid
 from table.rules.syniad.game import SyniadGame
 from table.scene import load_scene
+from tests.live.live_fakes import DATA, frame, move
 
 SCENE = DATA / "syniad-combat.json"         # inf-1 (A, strength 7) at [1, 1], inf-2 (B, 5) at [3, 0]
 GRID = LedLayout("grid-24", tuple(grid((0.75, 0.75), 1.5, 16, 16, serpentine=True)))

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import math
 
-from live_fakes import DATA, ROOT
-
 from table.config import CONFIG_DIR
 from table.hexgrid import HexLayout
 from table.live import highlight as hl
 from table.live.leds import LedLayout, grid, load_layout
 from table.rules import get_ruleset
 from table.scene import load_scene
+from tests.live.live_fakes import DATA, ROOT
 
 UNDER_BOARD = CONFIG_DIR / "leds" / "under-board-grid.toml"   # 16 x 16 LEDs, 3" apart, on 48 x 48
 AOT = DATA / "aot-deploy.json"

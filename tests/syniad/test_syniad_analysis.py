@@ -3,13 +3,13 @@
 import random
 
 import pytest
-from syniad_helpers import random_scene, reference_moves
 
 from table.rules.syniad import combat
 from table.rules.syniad.analysis import SyniadAnalysis
 from table.rules.syniad.game import SyniadGame
 from table.rules.syniad.sight import BlockingGrid, sight, visible_many
 from table.rules.syniad.state import SyniadState
+from tests.syniad.syniad_helpers import random_scene, reference_moves
 
 
 @pytest.mark.parametrize("seed", range(6))

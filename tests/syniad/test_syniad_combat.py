@@ -4,10 +4,10 @@ import math
 import random
 
 import pytest
-from syniad_helpers import make_scene
 
 from table.rules.syniad import combat
 from table.rules.syniad.state import SyniadState, map_from_scene
+from tests.syniad.syniad_helpers import make_scene
 
 T = (3, 3)  # the target hex; its neighbours: (4,3) (4,2) (3,2) (2,3) (2,4) (3,4)
 TRIALS = 3000

@@ -1,10 +1,10 @@
 """The Syniad game object: phases, statuses, selection, stacks, combat flow, replay, the physical table."""
 
 import pytest
-from syniad_helpers import DATA, make_scene
 
 from table.rules.syniad import IllegalAction, SyniadGame
 from table.scene import load_scene
+from tests.syniad.syniad_helpers import DATA, make_scene
 
 T = (3, 3)
 

@@ -3,12 +3,12 @@
 import json
 
 import pytest
-from syniad_helpers import DATA, make_scene, random_scene, reference_moves
 
 from table.hexgrid import distance
 from table.rules.syniad.state import SyniadState
 from table.rules.syniad.terrain import SyniadMap
 from table.scene import load_scene
+from tests.syniad.syniad_helpers import DATA, make_scene, random_scene, reference_moves
 
 CASES = json.loads((DATA / "movement-cases.json").read_text())
 

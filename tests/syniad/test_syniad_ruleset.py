@@ -5,11 +5,11 @@ import subprocess
 import sys
 
 import pytest
-from syniad_helpers import DATA, make_scene, scene_doc
 
 from table.errors import QueryError
 from table.rules import get_ruleset
 from table.scene import load_scene, parse_scene
+from tests.syniad.syniad_helpers import DATA, make_scene, scene_doc
 
 
 @pytest.fixture(scope="module")

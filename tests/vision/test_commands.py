@@ -9,9 +9,9 @@ import sys
 import cv2
 import numpy as np
 import pytest
-from conftest import SMALL_BOARD, camera, models, render, scene, truth_corners
 
 from table.cli import main
+from tests.vision.synthetic import SMALL_BOARD, camera, models, render, scene, truth_corners
 
 STRAIGHT = dict(dist=(0, 0, 0, 0, 0))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from conftest import camera, models, render, scene, truth_corners
 
 from table.errors import ConfigError
+from tests.vision.synthetic import camera, models, render, scene, truth_corners
 from vision.detect import (
     MM_PER_INCH,
     DetectorSettings,

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from conftest import camera, heading_error, models, render, scene
 
 from table.config import validate
+from tests.vision.synthetic import camera, heading_error, models, render, scene
 from vision.calibrate import focal_from_homography
 from vision.detect import MarkerDetector
 from vision.lens import Intrinsics

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import camera, models, scene
 
+from tests.vision.synthetic import camera, models, scene
 from vision.pipeline import VisionPipeline
 from vision.sources import SyntheticSource
 from vision.synthetic import RenderOptions

@@ -12,9 +12,9 @@ import math
 import cv2
 import numpy as np
 import pytest
-from conftest import heading_error
 from PIL import ImageFont
 
+from tests.vision.synthetic import heading_error
 from vision.detect import get_dictionary
 from vision.locate import VisionSetup, locate
 from vision.sheets import marker_tile

@@ -7,9 +7,9 @@ import math
 from dataclasses import replace
 
 import pytest
-from conftest import camera, render, scene
 
 from table.config import validate
+from tests.vision.synthetic import camera, render, scene
 from vision.camera import PinholeCamera
 from vision.degrade import LEVELS, MODERATE, Degradation, degrade
 from vision.detect import MarkerDetector

@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from conftest import camera, scene
 
 from table.config import validate
 from table.errors import ConfigError, HardwareError
+from tests.vision.synthetic import camera, scene
 from vision.sources import (
     Picamera2Source,
     ReplaySource,

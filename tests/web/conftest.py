@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from fake_table import FakeTable, load_doc  # noqa: E402
-from tables import demo_controller  # noqa: E402
-
-from web_ui import create_app  # noqa: E402
-
-PIN = "4711"
+from tests.web.fake_table import FakeTable, load_doc
+from tests.web.server import PIN, LiveServer, make_app
+from tests.web.tables import demo_controller
 
 
 @pytest.fixture
@@ -33,11 +26,6 @@ def fake() -> FakeTable:
     return FakeTable(load_doc("demo_synaptik.json"))
 
 
-def make_app(controller: object, folder: Path, **options: object):
-    return create_app(controller, pin=PIN, data_dir=folder / "data", sse_interval_s=0.05, heartbeat_s=0.2,
-                      **options)
-
-
 @pytest.fixture
 def app(table: object, tmp_path: Path):
     return make_app(table, tmp_path)
@@ -51,26 +39,6 @@ def client(app):
 @pytest.fixture
 def auth() -> dict[str, str]:
     return {"X-Table-PIN": PIN}
-
-
-class LiveServer:
-    """The app served by waitress on 127.0.0.1 in a background thread."""
-
-    def __init__(self, app) -> None:
-        import waitress
-
-        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-        self.url = f"http://127.0.0.1:{self.server.effective_port}"
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        """Let running requests end (a stream ends once its client has gone), then close everything."""
-        from waitress import wasyncore
-
-        self.server.task_dispatcher.shutdown(timeout=5)
-        wasyncore.close_all(self.server._map)
-        self.thread.join(timeout=5)
 
 
 @pytest.fixture

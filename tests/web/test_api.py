@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import PIN, make_app
-from tables import demo_controller
 
+from tests.web.server import PIN, make_app
+from tests.web.tables import demo_controller
 from web_ui import create_app
 
 

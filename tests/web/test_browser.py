@@ -9,10 +9,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import PIN, LiveServer, make_app
-from fake_table import DATA
 from playwright.sync_api import expect, sync_playwright
-from tables import demo_controller
+
+from tests.web.fake_table import DATA
+from tests.web.server import PIN, LiveServer, make_app
+from tests.web.tables import demo_controller
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import PIN, LiveServer, make_app
 from playwright.sync_api import expect, sync_playwright
-from tables import demo_controller
 
+from tests.web.server import PIN, LiveServer, make_app
+from tests.web.tables import demo_controller
 from vision.types import Frame, MarkerPose, MoveEvent, Observation
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import make_app
-from tables import demo_controller
 
 from table.config import load_config
 from table.hw import build_hardware
@@ -15,6 +13,8 @@ from table.live.controller import TableController
 from table.live.gamelog import GameLog
 from table.live.leds import LedLayout, grid
 from table.scene import load_scene
+from tests.web.server import make_app
+from tests.web.tables import demo_controller
 
 SCENES = Path(__file__).resolve().parents[1] / "data"
 HEX = SCENES / "web" / "demo_hex.json"           # inf-1 (A) at [1, 1], inf-2 (B) at [5, 2]

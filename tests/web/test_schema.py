@@ -7,10 +7,11 @@ import tempfile
 from pathlib import Path
 
 import schemathesis
-from conftest import PIN, make_app
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
-from tables import demo_controller
+
+from tests.web.server import PIN, make_app
+from tests.web.tables import demo_controller
 
 CROSS_CHECKED = {"/api/query/{question}", "/api/terrain", "/api/settings"}
 STREAMS = r"^/api/(events|camera\.mjpeg)$"     # endless responses: tested in test_sse.py / test_api.py

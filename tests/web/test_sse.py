@@ -8,8 +8,8 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import PIN, LiveServer
 
+from tests.web.server import PIN, LiveServer
 from web_ui import create_app
 
 

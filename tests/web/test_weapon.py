@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import PIN, LiveServer, make_app
 from playwright.sync_api import expect, sync_playwright
-from tables import demo_controller
-from test_browser import ARGS, CHROMIUM
+
+from tests.web.server import PIN, LiveServer, make_app
+from tests.web.tables import demo_controller
+from tests.web.test_browser import ARGS, CHROMIUM
 
 SCENE = Path(__file__).resolve().parents[1] / "data" / "live" / "led-rules.json"   # us: Bayonet, Rifle, Pistol
 
