@@ -7,11 +7,11 @@ import json
 import sqlite3
 
 import pytest
-from live_fakes import DEMO_SCENE
 
 from table import strictjson
 from table.cli import main as cli_main
 from table.errors import QueryError
+from tests.live.live_fakes import DEMO_SCENE
 from web_ui import create_app
 
 PIN = "246813"
