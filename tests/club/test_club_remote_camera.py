@@ -116,7 +116,7 @@ def test_smarttable_camera_publishes_its_views(broker, tmp_path):
     import subprocess
     import sys
 
-    from club_clients import Recorder
+    from tests.club.club_clients import Recorder
 
     table_config(tmp_path, broker.url)
     recorder = Recorder(broker.url, "smarttable/t1/camera/#")
