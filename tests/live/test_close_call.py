@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 import math
 
-from live_fakes import DEMO_SCENE, frame
-
 from table.live import highlight as hl
 from table.scene import parse_scene
+from tests.live.live_fakes import DEMO_SCENE, frame
 from vision.types import MarkerPose, Observation
 
 # raiders-1 24.01" from rifles-2 (10.9, 40), the rifles' nearest model to it (rifles-1 at (10, 40) is 24.07"

@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import LiveServer, make_app
 from playwright.sync_api import expect
-from tables import demo_controller
-from test_browser_truth import ARTIFACTS, PHONE, TABLET, browser, tap_model  # noqa: F401 (fixture)
+
+from tests.web.server import LiveServer, make_app
+from tests.web.tables import demo_controller
+from tests.web.test_browser_truth import ARTIFACTS, PHONE, TABLET, browser, tap_model  # noqa: F401 (fixture)
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MM = 1 / 25.4

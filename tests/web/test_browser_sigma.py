@@ -7,12 +7,12 @@ import json
 import math
 
 import pytest
-from conftest import LiveServer, make_app
 from playwright.sync_api import expect
-from tables import demo_controller
-from test_browser import CHROMIUM, browser, page, tap_model  # noqa: F401  (fixtures)
 
 from table.live.run import DEMO_SCENE
+from tests.web.server import LiveServer, make_app
+from tests.web.tables import demo_controller
+from tests.web.test_browser import CHROMIUM, browser, page, tap_model  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(),
                                 reason="Debian's chromium is not installed (apt-get install chromium)")

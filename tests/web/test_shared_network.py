@@ -12,8 +12,8 @@ import threading
 import time
 
 import pytest
-from conftest import make_app
 
+from tests.web.server import make_app
 from web_ui.server import MAX_BODY, create_server
 
 PIN = "4711"       # tests/web/conftest.py's
