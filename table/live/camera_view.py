@@ -3,6 +3,9 @@ table placed drawn on it. Controller-side (it may use vision's OpenCV), imported
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -33,3 +36,24 @@ def camera_jpeg(image: np.ndarray, calibration: Any, board: tuple[float, float],
                             (0, 159, 230), 1, cv2.LINE_AA)
     ok, data = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return data.tobytes() if ok else b""
+
+
+class OncePerFrame:
+    """The newest frame's JPEG, encoded once per new frame however many phones ask at once; only
+    the newest is kept. Encoding runs on one thread of its own: OpenCV keeps buffers per calling
+    thread, so encoding on whichever of the server's 48 threads asked grew the table by hundreds of MB."""
+
+    def __init__(self) -> None:
+        self._encoder = ThreadPoolExecutor(1, thread_name_prefix="camera-jpeg")
+        self._lock = threading.Lock()
+        self._key: Hashable = None
+        self._jpeg: bytes | None = None
+        self.encoded = 0
+
+    def get(self, key: Hashable, encode: Callable[[], bytes]) -> bytes:
+        with self._lock:
+            if self._jpeg is None or key != self._key:
+                self._jpeg, self._key = None, None        # the old one goes before the new one is made
+                self._jpeg, self._key = self._encoder.submit(encode).result(), key
+                self.encoded += 1
+            return self._jpeg

@@ -31,6 +31,7 @@ from table.errors import ConfigError, QueryError, StorageError, TableError
 from table.hw import TableHardware
 from table.live import highlight, markers
 from table.live.background import Background
+from table.live.camera_view import OncePerFrame
 from table.live.capture import Capture, LatestFrame, SourceOpener
 from table.live.display import AnswerCache
 from table.live.gamelog import GameLog
@@ -93,6 +94,7 @@ class TableController(Outputs):
         self._capture: Capture | None = None
         self._stopping = threading.Event()
         self._answer_cache = AnswerCache()
+        self._camera_view = OncePerFrame()
         self._commit_lock = threading.Lock()
         self._commit_cond = threading.Condition(self._commit_lock)
         self._uncommitted = 0                      # event batches applied, their commit not yet tried
@@ -397,7 +399,9 @@ class TableController(Outputs):
             return None
         from table.live.camera_view import camera_jpeg
 
-        return camera_jpeg(frame.image, getattr(self.pipeline, "calibration", None), board, seen)
+        calibration = getattr(self.pipeline, "calibration", None)
+        key = (frame.index, id(frame.image), board, tuple(sorted(seen.items())), id(calibration))
+        return self._camera_view.get(key, lambda: camera_jpeg(frame.image, calibration, board, seen))
 
     def show_pin(self, pin: str) -> None:
         """Blink a just-generated panel PIN on the status LED."""

@@ -56,3 +56,24 @@ def test_camera_view_draws_on_the_newest_frame(make_controller, config, scene, t
     assert reply.status_code == 200 and reply.mimetype == "image/jpeg"
     view = cv2.imdecode(np.frombuffer(reply.data, np.uint8), cv2.IMREAD_COLOR)
     assert view.shape[1] == 1014 and (view[:, :, 1] > view[:, :, 2] + 60).any()   # the green outline
+
+
+def test_each_frame_is_encoded_once_however_many_phones_ask(make_controller, config, scene, tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    controller = make_controller(pipeline=VisionPipeline(config))
+    app = web_ui.create_app(controller, pin="246813", data_dir=tmp_path / "panel")
+    camera = SyntheticSource(config, from_scene(scene, config), realtime=False)
+    controller.process(camera.read())
+    encoded = controller._camera_view.encoded
+
+    def phone(_: int) -> bytes:
+        reply = app.test_client().get("/api/camera.jpg")
+        assert reply.status_code == 200
+        return reply.data
+
+    with ThreadPoolExecutor(8) as phones:
+        views = list(phones.map(phone, range(40)))
+    assert len(set(views)) == 1 and controller._camera_view.encoded == encoded + 1
+    controller.process(camera.read())                  # a new frame: encoded once more, the old one let go
+    assert phone(0) and controller._camera_view.encoded == encoded + 2

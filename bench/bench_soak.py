@@ -1,0 +1,192 @@
+"""Soak: simulated phones on every endpoint, SSE listeners and camera streams against the running demo
+table (`smarttable run --demo`, a separate process, camera and all) for an hour (CI: two minutes).
+Prints the table's RSS over time and request latency; the baseline is the table's own RSS after the
+warm-up, measured in the same run.
+
+    .venv/bin/python bench/bench_soak.py [--seconds 3600] [--pollers 12] [--sse 8] [--streams 4]
+Exit status 1 when the table's RSS passes --max-rss-mb (300) or a request fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = "246813"
+POLLED = ("/api/state", "/api/camera.jpg", "/api/log?after=0&limit=50", "/api/questions", "/api/rulesets",
+          "/api/openapi.json", "/api/scenes", "/api/query/distance?arg=rifles-1&arg=raiders-1", "/")
+POLL_EVERY_S = 0.5
+WARM_UP_S = 10.0
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Phones:
+    """Threads playing phones until `stop`; latencies and failures per path."""
+
+    def __init__(self, port: int, paths: tuple[str, ...] = POLLED):
+        self.port, self.paths = port, paths
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.latency: dict[str, list[float]] = {}
+        self.failures: list[str] = []
+        self.streamed = 0
+
+    def _record(self, path: str, seconds: float | None, problem: str = "") -> None:
+        with self.lock:
+            if seconds is not None:
+                self.latency.setdefault(path.split("?")[0], []).append(seconds)
+            if problem:
+                self.failures.append(f"{path}: {problem}")
+
+    def poller(self, offset: int) -> None:
+        index = offset
+        while not self.stop.is_set():
+            path = self.paths[index % len(self.paths)]
+            index += 1
+            asked = time.monotonic()
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn.request("GET", path)
+                reply = conn.getresponse()
+                reply.read()
+                conn.close()
+                ok = reply.status == 200 or (path.startswith("/api/camera") and reply.status == 404)
+                self._record(path, time.monotonic() - asked, "" if ok else f"status {reply.status}")
+            except OSError as exc:
+                self._record(path, None, str(exc))
+            self.stop.wait(POLL_EVERY_S)
+
+    def stream(self, path: str) -> None:
+        """An SSE listener or an MJPEG viewer: read for as long as the soak lasts (reconnect if cut)."""
+        while not self.stop.is_set():
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn.request("GET", path)
+                reply = conn.getresponse()
+                if reply.status != 200:
+                    self._record(path, None, f"status {reply.status}")
+                    self.stop.wait(1.0)
+                    continue
+                while not self.stop.is_set():
+                    chunk = reply.read1(65536)
+                    if not chunk:
+                        break
+                    with self.lock:
+                        self.streamed += len(chunk)
+                conn.close()
+            except OSError as exc:
+                self._record(path, None, str(exc))
+                self.stop.wait(1.0)
+
+
+def wait_for_panel(port: int, table: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if table.poll() is not None:
+            raise SystemExit(f"the table exited: {table.stderr.read() if table.stderr else ''}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/api/camera.jpg")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise SystemExit("the panel never answered")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3600.0)
+    parser.add_argument("--pollers", type=int, default=12)
+    parser.add_argument("--sse", type=int, default=8)
+    parser.add_argument("--streams", type=int, default=4)
+    parser.add_argument("--sample-s", type=float, default=0.0,
+                        help="RSS sample interval (default: 1/12 of the run)")
+    parser.add_argument("--max-rss-mb", type=float, default=300.0)
+    parser.add_argument("--paths", nargs="+", default=list(POLLED), help="the paths the polling phones ask")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="smarttable-soak-"))
+    config = folder / "table.toml"
+    from table.config import CONFIG_DIR
+
+    config.write_text(f'[web]\npin = "{PIN}"\n[log]\npath = "game.sqlite3"\n'
+                      f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
+                      f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n')
+    port = free_port()
+    table = subprocess.Popen([sys.executable, "-m", "table.cli", "run", "--demo", "--config", str(config),
+                              "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_panel(port, table)
+        phones = Phones(port, tuple(args.paths))
+        threads = [threading.Thread(target=phones.poller, args=(i,), daemon=True)
+                   for i in range(args.pollers)]
+        threads += [threading.Thread(target=phones.stream, args=("/api/events",), daemon=True)
+                    for _ in range(args.sse)]
+        threads += [threading.Thread(target=phones.stream, args=("/api/camera.mjpeg",), daemon=True)
+                    for _ in range(args.streams)]
+        start = time.monotonic()
+        for thread in threads:
+            thread.start()
+        sample_s = args.sample_s or max(args.seconds / 12, 5.0)
+        time.sleep(min(WARM_UP_S, args.seconds / 4))
+        baseline = rss_mb(table.pid)
+        print(f"soak: {args.pollers} polling phones (every endpoint, one request each {POLL_EVERY_S} s), "
+              f"{args.sse} SSE listeners, {args.streams} camera streams for {args.seconds:.0f} s")
+        print(f"{'t (s)':>8} {'RSS (MB)':>9} {'x baseline':>10}")
+        print(f"{time.monotonic() - start:8.0f} {baseline:9.1f} {1.0:10.2f}   (baseline, after warm-up)")
+        peak = baseline
+        while time.monotonic() - start < args.seconds:
+            time.sleep(min(sample_s, max(0.0, args.seconds - (time.monotonic() - start))))
+            rss = rss_mb(table.pid)
+            peak = max(peak, rss)
+            print(f"{time.monotonic() - start:8.0f} {rss:9.1f} {rss / baseline:10.2f}", flush=True)
+        phones.stop.set()
+        for thread in threads:
+            thread.join(timeout=35)
+    finally:
+        table.terminate()
+        try:
+            table.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            table.kill()
+    print(f"{'path':<28} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8}")
+    everything = []
+    for path, times in sorted(phones.latency.items()):
+        everything += times
+        p95 = statistics.quantiles(times, n=20)[-1] if len(times) > 1 else times[0]
+        print(f"{path:<28} {len(times):8d} {statistics.median(times) * 1000:8.1f} {p95 * 1000:8.1f}")
+    overall = statistics.quantiles(everything, n=20)[-1] if len(everything) > 1 else 0.0
+    print(f"all requests: {len(everything)}, p95 {overall * 1000:.1f} ms; "
+          f"streamed {phones.streamed / 1e6:.1f} MB; failures {len(phones.failures)}")
+    print(f"RSS: baseline {baseline:.1f} MB, peak {peak:.1f} MB ({peak / baseline:.2f}x), "
+          f"final {rss:.1f} MB; limit {args.max_rss_mb:.0f} MB")
+    for failure in phones.failures[:10]:
+        print(f"  failed: {failure}")
+    return 1 if peak > args.max_rss_mb or phones.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
