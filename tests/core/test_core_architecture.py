@@ -60,6 +60,21 @@ def test_rooms_import_only_what_they_may(room, paths, forbidden):
     assert offences(paths, forbidden) == []
 
 
+# The project's own modules the hardware layer may use: the shared errors, and reading a TOML file.
+HW_MAY_USE = ("table.errors", "table.config", "table.hw")
+ROOMS = {"hardware": files("table/hw"), "live": files("table/live")}
+
+
+def test_the_hardware_layer_uses_only_the_shared_errors_and_config_reading():
+    used = {name for path in ROOMS["hardware"] for name in imports_of(path)
+            if name.split(".")[0] in ("table", "vision", "web_ui", "hub")}
+    assert used and all(any(n == a or n.startswith(a + ".") for a in HW_MAY_USE) for n in used), used
+
+
+def test_the_live_table_imports_no_panel_hub_or_cli():
+    assert offences(ROOMS["live"], ("web_ui", "hub", "table.cli", "table.commands", "flask")) == []
+
+
 def test_the_core_has_the_modules_the_architecture_names():
     names = {p.relative_to(ROOT).as_posix() for p in CORE}
     for module in ("table/scene.py", "table/geometry.py", "table/hexgrid.py", "table/config.py",
