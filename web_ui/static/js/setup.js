@@ -1,6 +1,7 @@
 // Set-up pages: camera and calibration, terrain editor, roster and marker sheets, settings, LED strip.
 import { attempt, el, getJSON, send } from "./api.js";
 import { boardPoint, drawBoard, s } from "./board.js";
+import { renderCameraSummary } from "./camera.js";
 
 const $ = (id) => document.getElementById(id);
 const TRAITS = ["light_cover", "heavy_cover", "difficult", "impassable", "road", "elevated", "flat",
@@ -26,7 +27,7 @@ export function showSetup(sub, app) {
 export function renderSetup(app) {
   if (!app.state || !editor.sub) return;
   const state = app.state;
-  if (editor.sub === "camera") renderStatus(state.status || {});
+  if (editor.sub === "camera") { renderCameraSummary($("camera-summary"), state); renderStatus(state.status || {}); }
   if (editor.sub === "terrain") renderTerrain(state);
   if (editor.sub === "roster") renderRoster(state);
   if (editor.sub === "leds") renderLeds(state);

@@ -1,0 +1,56 @@
+"""The camera page as a player reads it, in a real Chromium at a phone and a tablet: whether the camera
+sees the board, how many models it sees (and which it does not), calibration, the last problem; the
+developer counters folded away. The camera here is whatever the test puts in front of it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import LiveServer, make_app
+from playwright.sync_api import expect
+from tables import demo_controller
+from test_browser_truth import ARTIFACTS, PHONE, TABLET, Camera, browser, show  # noqa: F401 (fixture)
+
+from vision.types import Frame, Observation
+
+
+def row(page, name: str):
+    return page.locator(f"#camera-summary dd[data-row='{name}']")
+
+
+@pytest.mark.parametrize("device", [PHONE, TABLET], ids=["390", "820"])
+def test_the_camera_page_says_what_a_player_needs(browser, tmp_path, device):  # noqa: F811
+    camera = Camera()
+    controller = demo_controller(tmp_path, pipeline=camera)
+    models = [m for m in controller.state.scene.models if m.marker is not None]
+    hidden = models[:2]                                       # two models the camera cannot see
+    show(controller, camera, {m.marker: m.position for m in models[2:]}, 0)
+    server = LiveServer(make_app(controller, tmp_path))
+    context = browser.new_context(**device)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/#setup/camera")
+        expect(row(page, "Seeing the board?")).to_have_text("✓ Yes")
+        seen = row(page, "Models seen")
+        expect(seen).to_contain_text(f"{len(models) - 2} of {len(models)} (not seen: ")
+        for model in hidden:
+            expect(seen).to_contain_text(model.id)
+        expect(row(page, "Calibration")).to_contain_text("✓ OK")
+        expect(row(page, "Last problem")).to_have_text("✓ None")
+        for name in ("Seeing the board?", "Models seen", "Calibration", "Last problem"):
+            expect(row(page, name)).to_be_in_viewport()
+        counters = page.locator("#status")
+        expect(counters).to_be_hidden()                       # developer counters folded away
+        page.screenshot(path=str(ARTIFACTS / f"camera-{device['viewport']['width']}-player.png"))
+        page.locator("#status-details summary").click()
+        expect(counters).to_be_visible()
+        expect(counters).to_contain_text("frames")
+        camera.observation = Observation(1.0, False, {})      # the board's corners out of view
+        controller.process(Frame(np.zeros((8, 8), np.uint8), 1.0, 1))
+        expect(row(page, "Seeing the board?")).to_contain_text("✗ No: it cannot find the board")
+        expect(row(page, "Calibration")).to_contain_text("✗ Not calibrated")
+        page.screenshot(path=str(ARTIFACTS / f"camera-{device['viewport']['width']}-no-board.png"))
+    finally:
+        context.close()
+        server.close()
+        controller.close()
