@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.web.server import LiveServer, make_app
 from tests.web.tables import demo_controller
-from tests.web.test_browser_truth import ARTIFACTS, PHONE, TABLET, browser, tap_model  # noqa: F401 (fixture)
+from tests.web.test_browser_truth import ARTIFACTS, PHONE, TABLET, browser, phone, tap_model  # noqa: F401 (fixtures)
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MM = 1 / 25.4
@@ -156,5 +156,57 @@ def test_hex_skirmish_says_what_gives_cover_and_draws_it(browser, tmp_path, devi
         page.screenshot(path=str(ARTIFACTS / f"answers-{device['viewport']['width']}-hex-cover.png"))
     finally:
         context.close()
+        server.close()
+        controller.close()
+
+
+@pytest.mark.parametrize(("scene", "unit", "lines"), [
+    (None, "rifles", ["movement 6 · toughness 1", 'Rifle: hot 0–12" · standard 12–24" · cold 24–36"',
+                      "3 of 3 on the table"]),
+    (DATA / "age_of_tyrants" / "priority.json", "bravo", ["size 1 · role personnel · sr 1",
+                                                          "Bazooka: ap 3/2/2/0 · am 3/3/3/0 · s 1/1/1/0"])],
+    ids=["synaptik", "aot"])
+def test_the_unit_card_shows_the_units_stats_and_weapons(phone, tmp_path, scene, unit, lines):  # noqa: F811
+    controller, server = served(tmp_path, scene)
+    try:
+        name = next(u["name"] for u in controller.snapshot().scene["units"] if u["id"] == unit)
+        phone.goto(server.url + "/")
+        phone.locator("#units button", has_text=name).first.click()
+        info = phone.locator("#info")
+        for line in lines:                                        # as written in the scene file
+            expect(info).to_contain_text(line)
+        expect(info.locator("ul.weapons li").first).to_be_in_viewport()
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_the_victory_tracker_counts_each_sides_bases(phone, tmp_path):  # noqa: F811
+    controller, server = served(tmp_path, DATA / "age_of_tyrants" / "victory.json")
+    try:
+        answer = controller.ruleset().ask("victory", [])
+        phone.goto(server.url + "/")
+        box = phone.locator("#victory")
+        expect(box).to_be_visible()
+        for row in answer["players"]:
+            text = f"Player {row['player']}: {row['remaining']} of {row['started']} bases left"
+            expect(box.locator(f"li[data-player='{row['player']}']")).to_contain_text(text)
+            assert ("beaten" in box.locator(f"li[data-player='{row['player']}']").inner_text()) == row["beaten"]
+        expect(box.locator(".result")).to_have_text(f"The battle is over: Player {answer['winner']} wins.")
+        box.scroll_into_view_if_needed()
+        phone.screenshot(path=str(ARTIFACTS / "answers-390-victory.png"))
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_no_victory_tracker_where_the_rule_system_has_none(phone, tmp_path):  # noqa: F811
+    controller, server = served(tmp_path)
+    try:
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        phone.wait_for_function("window.smarttable.questions.length > 0")
+        expect(phone.locator("#victory")).to_be_hidden()
+    finally:
         server.close()
         controller.close()

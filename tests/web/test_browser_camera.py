@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import LiveServer, make_app
 from playwright.sync_api import expect
-from tables import demo_controller
-from test_browser_truth import ARTIFACTS, PHONE, TABLET, Camera, browser, show  # noqa: F401 (fixture)
 
+from tests.web.server import LiveServer, make_app
+from tests.web.tables import demo_controller
+from tests.web.test_browser_truth import ARTIFACTS, PHONE, TABLET, Camera, browser, show  # noqa: F401 (fixture)
 from vision.types import Frame, Observation
 
 

@@ -5,6 +5,7 @@ import { coverCrossed, drawBoard, hexLayout, modelsNear, playerColour, terrainAt
 import { renderDice } from "./dice.js";
 import { refreshLog } from "./log.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
+import { unitFacts, renderVictory } from "./cards.js";
 import { blockingHexes, coverWords, drawOverlays } from "./overlays.js";
 import { zoomable } from "./zoom.js";
 
@@ -41,6 +42,7 @@ function apply(state) {
     getJSON("/api/questions").then((q) => {
       app.questions = q.questions;
       if (app.card) { app.card.inputs = null; refreshCard(); }     // a card opened before they came: ask again
+      refreshVictory();
     }).catch(() => { app.questions = []; });
     loadRules(state.ruleset);
   }
@@ -53,6 +55,7 @@ function apply(state) {
   redraw();
   renderSetup(app);
   refreshCard();
+  refreshVictory();
   if (location.hash.startsWith("#log")) refreshLog(state.scene);
 }
 
@@ -72,6 +75,16 @@ function refreshCard() {
     redraw();
     measure(card.a, card.b);
   } else if (card.kind === "unit") unitInfo(card.unit, card.model);
+}
+
+// The victory tracker, asked again when what it depends on changed (a rule system with `victory`).
+function refreshVictory() {
+  const inputs = answerInputs(app.state);
+  if (!has("victory")) { app.view.victoryInputs = null; return renderVictory($("victory"), null); }
+  if (app.view.victoryInputs === inputs) return;
+  app.view.victoryInputs = inputs;
+  ask("victory").then((answer) => { if (app.view.victoryInputs === inputs) renderVictory($("victory"), answer); },
+    () => renderVictory($("victory"), null));
 }
 
 // The state after a patch event (web_ui/sse.py `part_patch`): a dict's changed keys merged, a list's
@@ -351,7 +364,7 @@ async function unitInfo(unitId, modelId) {
   const answers = Object.fromEntries(await Promise.all(asks.map(async (q) =>
     [q, await settle(q === "bands" ? ask(q, unitId, ...weapon) : ask(q, unitId))])));
   if (app.unit !== unitId || app.card?.kind !== "unit") return;
-  const rows = [["player", String(unit.player ?? "—")]];
+  const rows = [["player", String(unit.player ?? "—")], ...unitFacts(scene, unit)];
   const c = answers.cohesion?.v;
   if (c) rows.push(["cohesion", c.coherent ? "coherent" : `out: ${(c.out_of_cohesion || []).join(", ")}`]);
   const moves = answers.moves?.v;
