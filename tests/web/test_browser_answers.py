@@ -141,15 +141,16 @@ def test_hex_skirmish_says_what_gives_cover_and_draws_it(browser, tmp_path, devi
         page.goto(server.url + "/")
         expect(page.locator("[data-model]").first).to_be_visible()
         tap_model(page, "a1")
+        expect(page.locator("#board text.cost").first).to_be_visible()   # a1's reach, before the second tap
         tap_model(page, "b1")
         info = page.locator("#info")
+        expect(info).not_to_contain_text("null")
         expect(info).to_contain_text("soft cover hexside between [7,3] and [8,3] (light)")
         expect(info).to_contain_text("vehicle Walker (b4)")
         side = page.locator("#board line.cover-side")
         expect(side).to_be_visible()
         assert side.get_attribute("data-between") == "7,3|8,3"
         expect(page.locator("#board circle.cover-model[data-model='b4']")).to_be_visible()
-        expect(page.locator("#board text.cost").first).to_be_visible()   # the first tap's reach, its costs small
         heights = page.evaluate("[...document.querySelectorAll('#board text.cost')]"
                                 ".map((t) => t.getBoundingClientRect().height)")
         assert len(heights) > 10 and max(heights) < 24

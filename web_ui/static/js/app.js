@@ -288,7 +288,7 @@ function showInfo(children) {
   if (!children) app.card = null;
   $("info").hidden = !children;
   $("hint").hidden = Boolean(children);
-  if (children) $("info").replaceChildren(...children);
+  if (children) $("info").replaceChildren(...children.filter((c) => c !== null && c !== undefined));   // no "null" text
 }
 
 const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : String(n ?? "—"));
