@@ -14,7 +14,7 @@ from flask.json.provider import DefaultJSONProvider
 from table import strictjson
 from table.snapshot import Controller
 from web_ui import api_read, api_write, capabilities, errors
-from web_ui.auth import PinGuard, resolve_pin
+from web_ui.auth import PinGuard, new_pin, resolve_pin
 from web_ui.context import PanelContext, PanelOptions
 from web_ui.errors import ApiError
 from web_ui.hosts import allowed_names, host_allowed, host_of
@@ -42,6 +42,16 @@ class PanelFlask(Flask):
     json_provider_class = StrictJSONProvider
 
 
+def rotate_pin(context: PanelContext, controller: Controller) -> str:
+    """A new PIN at once: every phone must ask for it again; stderr and the status LED show it."""
+    pin = new_pin(context.options.data_dir)
+    context.guard.pin = pin
+    print(f"Panel PIN (rotated, kept in {context.options.data_dir / 'pin.txt'}): {pin}", file=sys.stderr,
+          flush=True)
+    capabilities.show_pin(controller, pin)
+    return pin
+
+
 def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | None = None,
                sse_interval_s: float = 0.2, heartbeat_s: float = 15.0, max_streams: int = 40,
                marker_dictionary: str = "DICT_APRILTAG_36h11", marker_size_mm: float = 15.0,
@@ -64,6 +74,9 @@ def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     context = PanelContext(controller, options, PinGuard(resolved, limit=pin_attempts))
     app.extensions["smarttable"] = context
+    rotators = getattr(controller, "on_rotate_pin", None)
+    if rotators is not None:          # the table owner's button (hold confirm) rotates the PIN
+        rotators.append(lambda: rotate_pin(context, controller))
     errors.install(app)
     names = allowed_names(allowed_hosts)
 

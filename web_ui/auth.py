@@ -35,11 +35,18 @@ def resolve_pin(configured: str, data_dir: Path) -> tuple[str, bool]:
         stored = path.read_text(encoding="utf-8").strip()
         if stored:
             return stored, False
+    return new_pin(data_dir), True
+
+
+def new_pin(data_dir: Path) -> str:
+    """A new six-digit PIN, kept in `pin.txt` (mode 0600) so it survives a restart."""
     pin = f"{secrets.randbelow(10**6):06d}"
     data_dir.mkdir(parents=True, exist_ok=True)
-    path.write_text(pin + "\n", encoding="utf-8")
+    path = data_dir / PIN_FILE
+    path.touch(mode=0o600)
     path.chmod(0o600)
-    return pin, True
+    path.write_text(pin + "\n", encoding="utf-8")
+    return pin
 
 
 class PinGuard:

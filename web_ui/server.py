@@ -79,7 +79,7 @@ def serve(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS,
         announce()
     ctx = app.extensions["smarttable"]
     shown = "localhost" if host in ("0.0.0.0", "::", "") else host
-    print(f"Panel: http://{shown}:{port}/  PIN: {ctx.options.pin}", file=sys.stderr, flush=True)
+    print(f"Panel: http://{shown}:{port}/  PIN: {ctx.guard.pin}", file=sys.stderr, flush=True)
     try:
         server.run()
     finally:

@@ -95,6 +95,7 @@ class TableController(Outputs):
         self._stopping = threading.Event()
         self._answer_cache = AnswerCache()
         self._camera_view = OncePerFrame()
+        self.on_rotate_pin: list[Callable[[], Any]] = []       # the panel's PIN rotation (web_ui/app.py)
         self._commit_lock = threading.Lock()
         self._commit_cond = threading.Condition(self._commit_lock)
         self._uncommitted = 0                      # event batches applied, their commit not yet tried
@@ -402,6 +403,13 @@ class TableController(Outputs):
         calibration = getattr(self.pipeline, "calibration", None)
         key = (frame.index, id(frame.image), board, tuple(sorted(seen.items())), id(calibration))
         return self._camera_view.get(key, lambda: camera_jpeg(frame.image, calibration, board, seen))
+
+    def rotate_pin(self) -> None:
+        """The owner's button (hold confirm): the panel makes a new PIN and shows it (`on_rotate_pin`)."""
+        if not self.on_rotate_pin:
+            log.info("no panel: there is no PIN to rotate")
+        for rotate in self.on_rotate_pin:
+            rotate()
 
     def show_pin(self, pin: str) -> None:
         """Blink a just-generated panel PIN on the status LED."""

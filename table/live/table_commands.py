@@ -223,7 +223,9 @@ class ButtonActions:
                 self.c.command("advance_phase")
             elif name == "undo" and not held:
                 self.c.command("undo")
-            elif name == "confirm" and not held:
+            elif name == "confirm" and held:
+                self.c.rotate_pin()
+            elif name == "confirm":
                 pending = [w for w in self.c.current_warnings() if not w["acknowledged"]]
                 if pending:
                     self.c.command("acknowledge", id=pending[-1]["id"])

@@ -110,3 +110,35 @@ def test_a_generated_panel_pin_is_blinked(make_controller, factory, tmp_path, ca
     assert groups(found, gap=GAP) == digits
     assert_whole_blinks(found[:-1], FAST)
     assert PIN_COLOUR[2] > 0 and PIN_COLOUR[0] == 0      # blue only: not one of the status colours
+
+
+def test_holding_confirm_rotates_the_pin(layout, factory, make_controller, tmp_path, capsys):
+    from dataclasses import replace
+
+    from table.config import CONFIG_DIR
+    from table.hw import TableHardware
+    from table.hw.pinmap import load_pin_map
+    from table.hw.strip import ColourCorrection, MockStrip
+
+    pins = replace(load_pin_map(CONFIG_DIR / "pins-pi4.toml"), hold_s=0.05)
+    hardware = TableHardware(pins, MockStrip(ColourCorrection(len(layout))), factory, mock=True)
+    c = make_controller(hardware=hardware)
+    c.hw.pin_timing = PinTiming(on=0.02, off=0.02, digit_pause=0.3, repeat_pause=0.3, repeats=1)
+    client = create_app(c, pin="246813", data_dir=tmp_path / "data").test_client()
+    assert client.post("/api/phase/advance", json={}, headers={"X-Table-PIN": "246813"}).status_code == 200
+    blue = blue_pin(c, factory)
+    start = len(blue.states)
+    button = c.hw.buttons["confirm"].pin
+    button.drive_low()
+    stored = tmp_path / "data" / "pin.txt"
+    deadline = time.monotonic() + 3.0
+    while not (c.hw._pin_thread and c.hw._pin_thread.is_alive()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    button.drive_high()
+    new = stored.read_text().strip()
+    assert len(new) == 6 and new.isdigit() and new != "246813" and stored.stat().st_mode & 0o777 == 0o600
+    assert f"Panel PIN (rotated, kept in {stored}): {new}" in capsys.readouterr().err
+    c.hw._pin_thread.join(timeout=20)                        # the status LED blinked the new PIN
+    assert groups(flashes(blue, start), gap=0.15) == [int(d) or 10 for d in new]
+    assert client.post("/api/phase/advance", json={}, headers={"X-Table-PIN": "246813"}).status_code == 403
+    assert client.post("/api/phase/advance", json={}, headers={"X-Table-PIN": new}).status_code == 200
