@@ -20,6 +20,8 @@ import threading
 import time
 from pathlib import Path
 
+from web_ui.sse import apply_patch
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -27,23 +29,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def apply(state: dict, message: dict) -> dict:
-    """The panel's patch rule (web_ui/static/js/app.js `patched`)."""
-    state = {**state, "seq": message["seq"]}
-    for key, value in message["parts"].items():
-        if isinstance(value, dict) and "$patch" in value:
-            state[key] = {**state[key], **value["$patch"]}
-            for gone in value.get("$gone", []):
-                state[key].pop(gone, None)
-        elif isinstance(value, dict) and "$set" in value:
-            state[key] = list(state[key])
-            for index, item in value["$set"]:
-                state[key][index] = item
-        else:
-            state[key] = value
-    return state
 
 
 class Phone(threading.Thread):
@@ -68,7 +53,7 @@ class Phone(threading.Thread):
             if line.startswith(b"data: "):
                 message = json.loads(line[6:])
                 self.events += 1
-                state = message["state"] if "state" in message else apply(state or {}, message)
+                state = message["state"] if "state" in message else apply_patch(state or {}, message)
                 self.held[message["seq"]] = state
         conn.close()
 

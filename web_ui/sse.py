@@ -29,23 +29,45 @@ def dumps(value: Any) -> str:
 
 
 def part_patch(old: Any, new: Any) -> Any:
-    """One changed part as sent: a dict as its changed keys (`$patch`, `$gone`), a list of the same
-    length with few changes (the LED frame) as `$set` [[index, value]...], anything else whole."""
+    """One changed part as sent, as small as it goes: a dict as its changed keys (`$patch`, each
+    patched in turn, and `$gone`), a list of the same length as its changed items (`$set`
+    [[index, patched item]...]), anything else (or where that is no smaller) whole."""
     if isinstance(old, dict) and isinstance(new, dict):
-        changed = {k: v for k, v in new.items() if old.get(k) != v}
+        changed = {k: part_patch(old.get(k), v) for k, v in new.items() if k not in old or old[k] != v}
         gone = [k for k in old if k not in new]
         return {"$patch": changed, **({"$gone": gone} if gone else {})}
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        changed_items = [[i, v] for i, (u, v) in enumerate(zip(old, new, strict=True)) if u != v]
-        if len(changed_items) * 2 < len(new):
-            return {"$set": changed_items}
+        items = [[i, part_patch(u, v)] for i, (u, v) in enumerate(zip(old, new, strict=True)) if u != v]
+        if len(dumps(items)) < len(dumps(new)):
+            return {"$set": items}
     return new
 
 
 def patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The parts of `new` that differ from `old`, each as small as `part_patch` makes it."""
     return {key: part_patch(old.get(key), value) for key, value in new.items()
-            if key != "seq" and old.get(key) != value}
+            if key != "seq" and (key not in old or old[key] != value)}
+
+
+def apply_part(old: Any, part: Any) -> Any:
+    """The inverse of `part_patch`, as the panel applies it (web_ui/static/js/app.js `applyPart`)."""
+    if isinstance(part, dict) and "$patch" in part:
+        value = {**old, **{k: apply_part(old.get(k), v) for k, v in part["$patch"].items()}}
+        for gone in part.get("$gone", []):
+            value.pop(gone, None)
+        return value
+    if isinstance(part, dict) and "$set" in part:
+        items = list(old)
+        for index, item in part["$set"]:
+            items[index] = apply_part(items[index], item)
+        return items
+    return part
+
+
+def apply_patch(state: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+    """The state after a patch event (the tests and the bandwidth bench hold the panel to this)."""
+    return {**state, "seq": message["seq"],
+            **{key: apply_part(state.get(key), part) for key, part in message["parts"].items()}}
 
 
 class SnapshotText:

@@ -8,9 +8,12 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.web.server import PIN, LiveServer
 from web_ui import create_app
+from web_ui.sse import apply_patch, patch
 
 
 class Events:
@@ -127,23 +130,6 @@ def test_bad_last_event_id_is_a_400(client, header):
     assert response.status_code == 400 and response.get_json()["field"] == "Last-Event-ID"
 
 
-def _apply(state: dict, message: dict) -> dict:
-    """What the panel does with a patch event (web_ui/static/js/app.js `patched`)."""
-    state = {**state, "seq": message["seq"]}
-    for key, value in message["parts"].items():
-        if isinstance(value, dict) and "$patch" in value:
-            state[key] = {**state[key], **value["$patch"]}
-            for gone in value.get("$gone", []):
-                state[key].pop(gone, None)
-        elif isinstance(value, dict) and "$set" in value:
-            state[key] = list(state[key])
-            for index, item in value["$set"]:
-                state[key][index] = item
-        else:
-            state[key] = value
-    return state
-
-
 def test_patch_events_rebuild_exactly_the_state_the_table_serves(live, table):
     events = Events(live.url, "/api/events?patch=1")
     first = events.next()["data"]
@@ -158,7 +144,7 @@ def test_patch_events_rebuild_exactly_the_state_the_table_serves(live, table):
         message = raw["data"]
         assert "state" not in message and message["base"] == state["seq"]
         sizes.append(len(json.dumps(message)))
-        state = _apply(state, message)
+        state = apply_patch(state, message)
         served = json.loads(urlopen_text(live.url + "/api/state"))
         assert state == served
     whole = len(json.dumps(first))
@@ -179,3 +165,18 @@ def urlopen_text(url: str) -> str:
 
     with urllib.request.urlopen(url, timeout=5) as response:
         return response.read().decode()
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text("ab", max_size=2),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text("xyz", max_size=1), inner,
+                                                                                 max_size=4), max_leaves=12)
+
+
+PARTS = st.fixed_dictionaries({"status": JSON, "scene": JSON, "leds": JSON, "phase": JSON})
+
+
+@given(PARTS, PARTS)
+def test_a_patch_applied_gives_back_the_new_state(old, new):
+    """A snapshot has the same parts every time; anything inside them may change, appear or go."""
+    old, new = {"seq": 1, **old}, {"seq": 2, **new}
+    assert apply_patch(old, {"seq": 2, "base": 1, "parts": patch(old, new)}) == new

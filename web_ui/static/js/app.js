@@ -87,19 +87,26 @@ function refreshVictory() {
     () => renderVictory($("victory"), null));
 }
 
-// The state after a patch event (web_ui/sse.py `part_patch`): a dict's changed keys merged, a list's
-// changed items set, anything else replaced.
+// The state after a patch event (web_ui/sse.py `part_patch` / `apply_part`): a dict's changed keys
+// merged, a list's changed items set, each patched in turn; anything else replaced.
+function applyPart(old, part) {
+  if (part && typeof part === "object" && "$patch" in part) {
+    const value = { ...old };
+    for (const [key, inner] of Object.entries(part.$patch)) value[key] = applyPart(old?.[key], inner);
+    for (const gone of part.$gone || []) delete value[gone];
+    return value;
+  }
+  if (part && typeof part === "object" && "$set" in part) {
+    const items = [...old];
+    for (const [index, inner] of part.$set) items[index] = applyPart(items[index], inner);
+    return items;
+  }
+  return part;
+}
+
 function patched(state, message) {
   const next = { ...state, seq: message.seq };
-  for (const [key, value] of Object.entries(message.parts)) {
-    if (value && typeof value === "object" && "$patch" in value) {
-      next[key] = { ...state[key], ...value.$patch };
-      for (const gone of value.$gone || []) delete next[key][gone];
-    } else if (value && typeof value === "object" && "$set" in value) {
-      next[key] = [...state[key]];
-      for (const [index, item] of value.$set) next[key][index] = item;
-    } else next[key] = value;
-  }
+  for (const [key, part] of Object.entries(message.parts)) next[key] = applyPart(state[key], part);
   return next;
 }
 
