@@ -69,11 +69,19 @@ class InchRuleset(Ruleset):
         def again(scene: Scene, question_name: str, question_args: list[str]) -> Any:
             return Ruleset.ask(type(self)(scene, self.rulings), question_name, question_args, **options)
 
-        if isinstance(answer, dict) and "distance" in answer and len(args) >= 2:
-            _, a, b = self.closest(self.models_for(args[0]), self.models_for(args[1]))
-            far_side = {m.id for m in self.models_for(args[1])}
+        ends = self._two_ends(args) if isinstance(answer, dict) and "distance" in answer else None
+        if ends is not None:
+            _, a, b = self.closest(*ends)
+            far_side = {m.id for m in ends[1]}
             return annotate_pair(answer, self.scene, a, b, far_side, name, args, again)
         return annotate_sampled(answer, self.scene, name, args, again)
+
+    def _two_ends(self, args: list[str]) -> tuple[tuple[Model, ...], tuple[Model, ...]] | None:
+        """The models the first two arguments name, when both are model or unit ids."""
+        try:
+            return (self.models_for(args[0]), self.models_for(args[1])) if len(args) >= 2 else None
+        except QueryError:
+            return None
 
     @cached_property
     def units_on_table(self) -> tuple[Unit, ...]:

@@ -142,3 +142,11 @@ def test_a_target_on_the_edge_of_the_front_arc(angle, close):
     doc = aot([model("a1", "a", 10, 10, 0.001, heading=0, heading_sigma=0.5), model("b1", "b", *b)])
     answer = ask(doc, "arc", "a1", "b1")
     assert answer["in_front_arc"] is True and answer["too_close_to_call"] is close
+
+
+def test_a_move_with_an_order_is_sampled_not_refused():
+    # `move MODEL ORDER X,Y`: the second argument is no model; the answer still says how sure it is
+    doc = scene([model("a1", "a", 10, 10, 0.02), model("b1", "b", 30, 30, 0.02)])
+    doc["units"][0]["stats"] = {"movement": 6}
+    answer = ask(doc, "move", "a1", "standard", "15.99,10")   # 5.99" of a 6" allowance
+    assert answer["legal"] is True and answer["too_close_to_call"] is True
