@@ -7,3 +7,8 @@ bash scripts/install-browser.sh || echo "run-tests: Chromium could not be instal
 bash scripts/install-mosquitto.sh || echo "run-tests: Mosquitto could not be installed; the club tests will say why they skip"
 .venv/bin/ruff check .
 .venv/bin/python -m pytest "$@"
+# The whole run (no pytest arguments, as CI) ends with two minutes of phones on every endpoint against
+# the running demo table: it fails if the table's memory passes 300 MB or a request fails (issue 11).
+if [ "$#" -eq 0 ]; then
+  .venv/bin/python bench/bench_soak.py --seconds 120 --max-rss-mb 300
+fi
