@@ -99,7 +99,7 @@ class Ruleset:
                 "options": [o.to_json() for o in cls.options], "phases": [p for p, _ in cls.phases],
                 "rolls": [d.kind for d in cls.dice] + ["dice"], "dice": [d.to_json() for d in cls.dice],
                 "rulings_page": cls.rulings_page, "rule_text": cls.rule_text,
-                "panel": cls.panel_script is not None}
+                "panel": cls.panel_script is not None, "orders": list(cls.order_factors)}
 
     def shows_template(self, unit: Unit) -> bool:
         """Whether the live table draws an attack template over this unit's target."""

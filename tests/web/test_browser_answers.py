@@ -211,3 +211,45 @@ def test_no_victory_tracker_where_the_rule_system_has_none(phone, tmp_path):  # 
     finally:
         server.close()
         controller.close()
+
+
+BOARD_TO_SCREEN = """([x, y]) => {
+  const svg = document.getElementById("board");
+  const point = svg.createSVGPoint();
+  point.x = x; point.y = y;
+  const screen = point.matrixTransform(svg.getScreenCTM());
+  return [screen.x, screen.y];
+}"""
+
+
+def test_synaptik_movement_allowance_a_checked_move_and_charge_reach(phone, tmp_path):  # noqa: F811
+    controller, server = served(tmp_path)
+    try:
+        ruleset = controller.ruleset()
+        rifle = next(m for m in controller.snapshot().scene["models"] if m["id"] == "rifles-1")
+        here = f"{rifle['x']},{rifle['y']}"
+        phone.goto(server.url + "/")
+        expect(phone.locator("[data-model]").first).to_be_visible()
+        tap_model(phone, "rifles-1")
+        row = phone.locator("#info dt", has_text="move allowance").locator("xpath=following-sibling::dd[1]")
+        allowance = ruleset.ask("move", ["rifles-1", "standard", here])["allowance"]
+        expect(row).to_have_text(f'{allowance:g}"')
+        phone.select_option("#order", "maneuver")
+        allowance = ruleset.ask("move", ["rifles-1", "maneuver", here])["allowance"]
+        expect(row).to_have_text(f'{allowance:g}"')
+        answer = ruleset.ask("move", ["rifles-1", "maneuver", "14,36"])
+        phone.touchscreen.tap(*phone.evaluate(BOARD_TO_SCREEN, [14.0, 36.0]))
+        expect(phone.locator("#move-verdict")).to_have_text("Can move there" if answer["legal"] else "Cannot move there")
+        expect(phone.locator("#info")).to_contain_text(f'{answer["cost"]:.2f}" of {answer["allowance"]:g}"')
+        expect(phone.locator("#board polyline.path")).to_be_visible()
+        phone.screenshot(path=str(ARTIFACTS / "answers-390-synaptik-move.png"))
+        tap_model(phone, "rifles-1")                              # closed
+        tap_model(phone, "raiders-1")
+        tap_model(phone, "rifles-1")
+        charge = ruleset.ask("charge", ["raiders", "rifles"])
+        row = phone.locator("#info dt", has_text="charge").locator("xpath=following-sibling::dd[1]")
+        expect(row).to_contain_text("reaches" if charge["reachable"] else "cannot reach")
+        expect(row).to_contain_text(f'{charge["allowance"]:g}"')
+    finally:
+        server.close()
+        controller.close()

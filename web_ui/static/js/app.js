@@ -256,6 +256,8 @@ function onBoardTap(x, y) {
   if (near.length > 1) return choose(near, pickModel);
   {
     if (app.unit && scene.hexgrid && app.view.reach) return showPath(x, y);
+    const mover = app.picks.length === 1 && scene.models.find((m) => m.id === app.picks[0]);
+    if (mover && has("move") && app.rules?.orders?.length) return checkMove(mover, x, y);
     const piece = terrainAt(scene, x, y);
     app.picks = []; app.unit = null; app.view.reach = app.view.path = app.view.rings = null;
     clearSight();
@@ -324,15 +326,23 @@ async function measure(a, b) {
   const scene = app.state.scene;
   app.card = { kind: "measure", a, b, inputs: answerInputs(app.state) };
   const asked = ["distance", "band", "los", "arc"];
+  const unitOfModel = (id) => scene.models.find((m) => m.id === id)?.unit;
+  const [ua, ub] = [unitOfModel(a), unitOfModel(b)];
+  const enemy = ua && ub && unitOf(scene, ua)?.player !== unitOf(scene, ub)?.player;
+  const charging = has("charge") && enemy ? settle(ask("charge", ua, ub)) : Promise.resolve(null);
   const [distance, band, los, arc] = await Promise.all(asked.map((q) =>
     has(q) ? settle(ask(q, a, b)) : Promise.resolve({ e: null })));
   if (app.picks[1] !== b || app.card?.kind !== "measure" || app.card.b !== b) return;  // tapped on meanwhile
+  const charge = (await charging)?.v;
   const d = distance.v;
   const unitA = unitOf(scene, scene.models.find((m) => m.id === a)?.unit) || {};
   const rows = [];
   if (band.v) rows.push(["range band", `${words(band.v.band)}${band.v.weapon ? ` (${band.v.weapon})` : ""}`]);
   else if (band.e) rows.push(["range band", declined(band.e)]);
   if (arc.v) rows.push(["arc", `${arc.v.in_arc ? "in" : "outside"} the ${arc.v.arc}° arc (${fmt(arc.v.angle)}° off facing)`]);
+  if (charge) rows.push(["charge", charge.reachable ? `reaches with ${charge.model} (${fmt(charge.cost)}" of ${
+    fmt(charge.allowance)}")` : `cannot reach (${fmt(charge.allowance)}" allowance)${charge.disorder_if_not
+    ? "; disordered if it tries" : ""}`]);
   if (los.v) {
     const cover = los.v.cover || {};
     rows.push(["line of sight", los.v.visible ? "clear" : "blocked"]);
@@ -365,7 +375,7 @@ async function unitInfo(unitId, modelId) {
   renderUnits(app.state);
   const scene = app.state.scene;
   const unit = unitOf(scene, unitId) || { id: unitId };
-  const asks = ["cohesion", "moves", "targets", "bands"].filter(has);
+  const asks = ["cohesion", "moves", "targets", "bands", "melee"].filter(has);
   const sel = app.state.selection || {};
   const weapon = sel.unit === unitId && sel.weapon ? [sel.weapon] : [];     // the weapon the table shows
   const answers = Object.fromEntries(await Promise.all(asks.map(async (q) =>
@@ -377,6 +387,12 @@ async function unitInfo(unitId, modelId) {
   const moves = answers.moves?.v;
   app.view.reach = moves?.reachable || null;
   if (moves) rows.push(["can reach", `${moves.reachable.length} hexes`]);
+  const melee = answers.melee?.v;
+  if (melee) rows.push(["melee", melee.in_melee ? (melee.melee || []).map((m) => (typeof m === "string" ? m
+    : `${m.model ?? ""} – ${(m.enemies || m.with || []).join?.(", ") ?? JSON.stringify(m)}`)).join("; ") : "not in melee"]);
+  const model = modelId && scene.models.find((m) => m.id === modelId);
+  if (model && has("move") && app.rules?.orders?.length) rows.push(...await moveRows(model));
+  if (app.unit !== unitId || app.card?.kind !== "unit") return;
   const t = answers.targets?.v;
   if (t) rows.push(["targets", listTargets(t)]);
   const bands = answers.bands?.v;
@@ -386,8 +402,40 @@ async function unitInfo(unitId, modelId) {
   if (!asks.length) rows.push(["rules", `${app.ruleset} answers no unit questions yet`]);
   redraw();
   showInfo([el("h3", {}, unit.name || unitId, modelId ? el("small", {}, ` · ${modelId}`) : null),
-    kv(rows), el("p", { class: "hint" }, modelId ? "Tap another model to measure." : ""),
+    kv(rows), el("p", { class: "hint" }, modelId ? `Tap another model to measure${rows.some(([k]) => k === "order")
+      ? ", or the board to check a move there" : ""}.` : ""),
     showOnTable(modelId || unitId, null)]);
+}
+
+// A model's movement under an order (a rule system with `move MODEL ORDER X,Y` and orders): the order
+// to move under, its allowance (a move to where the model stands), and a tap on the board checks a move
+// to that point, its path drawn.
+async function moveRows(model) {
+  const orders = app.rules.orders;
+  app.view.order = orders.includes(app.view.order) ? app.view.order : orders.includes("standard") ? "standard" : orders[0];
+  const here = await settle(ask("move", model.id, app.view.order, `${model.x},${model.y}`));
+  const select = el("select", { id: "order", "aria-label": "order", on: { change: (event) => {
+    app.view.order = event.target.value; app.card.inputs = null; refreshCard(); } } },
+  orders.map((o) => el("option", { value: o, selected: o === app.view.order }, words(o))));
+  const allowance = here.v ? `${fmt(here.v.allowance)}"` : declined(here.e);
+  return [["order", select], ["move allowance", allowance],
+          ["reach", here.v ? "tap the board to check a move there" : "—"]];
+}
+
+async function checkMove(model, x, y) {
+  const point = `${Math.round(x * 10) / 10},${Math.round(y * 10) / 10}`;
+  const answer = await settle(ask("move", model.id, app.view.order, point));
+  if (answer.e) return showInfo([el("h3", {}, `${model.id} → ${point}`), el("p", {}, answer.e)]);
+  const m = answer.v;
+  app.view.path = m.path || null;
+  app.card = { kind: "unit", unit: model.unit, model: model.id, inputs: answerInputs(app.state) };
+  redraw();
+  showInfo([el("h3", {}, `${model.id}: ${words(m.order)} move to ${point}`),
+    el("div", { class: "big", id: "move-verdict" }, m.legal ? "Can move there" : "Cannot move there"),
+    kv([["costs", `${fmt(m.cost)}" of ${fmt(m.allowance)}"`], ["length", `${fmt(m.length)}"`],
+        ...(m.difficult ? [["difficult", `${fmt(m.difficult)}"`]] : []), ...(m.climb ? [["climb", `${fmt(m.climb)}"`]] : []),
+        ...((m.problems || []).length ? [["problems", m.problems.join("; ")]] : [])]),
+    el("p", { class: "hint" }, "Tap elsewhere to check another point, or the model again to close.")]);
 }
 
 // Targets as the rule system answers them: a plain list, or per base its target, the other candidates
