@@ -333,16 +333,14 @@ async function measure(a, b) {
   const [distance, band, los, arc] = await Promise.all(asked.map((q) =>
     has(q) ? settle(ask(q, a, b)) : Promise.resolve({ e: null })));
   if (app.picks[1] !== b || app.card?.kind !== "measure" || app.card.b !== b) return;  // tapped on meanwhile
-  const charge = (await charging)?.v;
   const d = distance.v;
   const unitA = unitOf(scene, scene.models.find((m) => m.id === a)?.unit) || {};
   const rows = [];
   if (band.v) rows.push(["range band", `${words(band.v.band)}${band.v.weapon ? ` (${band.v.weapon})` : ""}`]);
   else if (band.e) rows.push(["range band", declined(band.e)]);
   if (arc.v) rows.push(["arc", `${arc.v.in_arc ? "in" : "outside"} the ${arc.v.arc}° arc (${fmt(arc.v.angle)}° off facing)`]);
-  if (charge) rows.push(["charge", charge.reachable ? `reaches with ${charge.model} (${fmt(charge.cost)}" of ${
-    fmt(charge.allowance)}")` : `cannot reach (${fmt(charge.allowance)}" allowance)${charge.disorder_if_not
-    ? "; disordered if it tries" : ""}`]);
+  const chargeRow = has("charge") && enemy ? el("dd", { id: "charge" }, "working it out…") : null;
+  if (chargeRow) rows.push(["charge", chargeRow]);
   if (los.v) {
     const cover = los.v.cover || {};
     rows.push(["line of sight", los.v.visible ? "clear" : "blocked"]);
@@ -366,7 +364,12 @@ async function measure(a, b) {
     d ? el("div", { class: "hint" }, `measured ${d.method === "edge" ? "edge to edge" : d.method === "hex"
       ? "in hexes" : "centre to centre"}`) : null,
     kv(rows), showOnTable(a, b)]);
+  const card = app.card;      // a charge can take a while: the card shows first, the charge when it comes
+  charging.then((r) => { if (chargeRow && app.card === card) chargeRow.textContent = r?.v ? chargeText(r.v) : "—"; });
 }
+
+const chargeText = (c) => (c.reachable ? `reaches with ${c.model} (${fmt(c.cost)}" of ${fmt(c.allowance)}")`
+  : `cannot reach (${fmt(c.allowance)}" allowance)${c.disorder_if_not ? "; disordered if it tries" : ""}`);
 
 async function unitInfo(unitId, modelId) {
   app.unit = unitId;
