@@ -54,6 +54,27 @@ def advance_phase():
     return run("advance_phase")
 
 
+@bp.post("/ruler")
+@needs_pin
+def ruler():
+    """The shared ruler every phone and the LEDs show: `{"from", "to"}`, each a model id or a board
+    point [x, y] in inches; `{"from": null}` takes it away."""
+    data = body()
+    only(data, {"from", "to"})
+    ends = []
+    for name in ("from", "to"):
+        end = data.get(name)
+        if end is None or isinstance(end, str):
+            ends.append(None if end is None else known_id(end, name))
+        elif isinstance(end, list) and len(end) == 2:
+            ends.append([number(v, name, -1000.0, 1000.0) for v in end])
+        else:
+            raise ApiError(400, name, "expected a model id or a board point [x, y]")
+    if ends[0] is not None and ends[1] is None:
+        raise ApiError(400, "to", "give the ruler's other end")
+    return run("ruler", "from", a=ends[0], b=ends[1])
+
+
 @bp.post("/undo")
 @needs_pin
 def undo():

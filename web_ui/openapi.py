@@ -13,6 +13,8 @@ from web_ui.inputs import MAX_INT
 from web_ui.markers import IDS_PATTERN
 
 ID = {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}
+POINT = {"type": "array", "items": {"type": "number", "minimum": -1000, "maximum": 1000},
+         "minItems": 2, "maxItems": 2}
 NAME = {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"}
 OBJ = {"type": "object"}
 INT = {"type": "integer"}
@@ -205,6 +207,9 @@ def document() -> dict[str, Any]:
                 "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {
                     "schema": {"type": "string"}}}}, **_errors(400, 404)}}},
             "/api/phase/advance": {"post": _change("Advance to the next phase", _object({}))},
+            "/api/ruler": {"post": _change("The shared ruler (every phone and the LEDs show it)", _object({
+                "from": {"oneOf": [ID, POINT], "nullable": True},
+                "to": {"oneOf": [ID, POINT], "nullable": True}}), 404)},
             "/api/undo": {"post": _change("Take back the last change (as the undo button)", _object({}))},
             "/api/select": {"post": _change("Select a model or unit", ident_body, 404)},
             "/api/target": {"post": _change("Pick the selection's target", ident_body, 404)},

@@ -51,6 +51,7 @@ COVER_HEAVY: RGB = SKY_BLUE
 MOVE_RANGE: RGB = BLUISH_GREEN
 PATH: RGB = YELLOW              # the cheapest path to the chosen hex, over the movement range
 TEMPLATE: RGB = VERMILLION      # an attack template and the bases it touches
+RULER: RGB = BLUE               # the shared ruler (a solid chain, like a clear sight line)
 PLAYER_COLOURS: tuple[RGB, ...] = (ORANGE, SKY_BLUE, YELLOW, REDDISH_PURPLE)
 
 

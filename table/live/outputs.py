@@ -47,7 +47,8 @@ class Outputs:
             call = close_call.band_call(state, ruleset, answers, sigmas)
             self._cache.update(close_key=close_key, close=call)
         close = close_call.regions(self.state, answers, self._cache["close"])
-        self._show(regions_for(self.state, answers) + close)
+        ruler = [highlight.Line(*state.ruler, highlight.RULER)] if state.ruler else []   # shared, on top
+        self._show(regions_for(self.state, answers) + close + ruler)
         self._publish()
 
     def _update_report(self, state: GameState, now: bool) -> None:
@@ -159,7 +160,7 @@ class Outputs:
             doc = {**doc, "models": [{**m, **({"state": states[m["id"]]} if m["id"] in states else {}),
                                       **sigmas.get(m["id"], {})} for m in doc["models"]]}
         selection = {**self._cache["answers"].to_dict(), "pointer": self._pointer_pick,
-                     "last_roll": state.last_roll}
+                     "last_roll": state.last_roll, "ruler": state.ruler_dict()}
         phase = state.phase_dict()
         seen = self._seen if self.status["frames"] else None
         game = self.games.view(state, self.hexes.observed(state, seen))

@@ -18,11 +18,13 @@ from table.rules.base import Ruleset
 from table.rules.declarations import Phase
 from table.scene import Model, Scene, parse_scene, scene_to_dict
 
+EDGE_SLACK = 0.5    # inches: a ruler end may sit this far past the board's edge (a finger on the rim)
 UNDOABLE = frozenset({"phase", "select", "target", "confirm", "acknowledge", "terrain", "marker", "settings",
                       "destination", "weapon"})
 # Besides these, a rule system with a live game (`Ruleset.live_game`) logs its game's actions as events
 # of the kind named after the rule system (undoable too).
-KINDS = UNDOABLE | {"game_start", "move", "measure", "roll", "warning", "warning_cleared", "camera", "undo"}
+KINDS = UNDOABLE | {"game_start", "move", "measure", "roll", "warning", "warning_cleared", "camera", "undo",
+                    "ruler"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,14 @@ class GameState:
     seed: int | None = None                       # the game's dice seed (from game_start)
     weapons: tuple[tuple[str, str], ...] = ()     # unit id -> the weapon chosen to show (`weapon` events)
     actions: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # the rule system's live game (Ruleset.live_game)
+    ruler: tuple[tuple[float, float], tuple[float, float]] | None = None  # a shared ruler, board inches
+
+    def ruler_dict(self) -> dict[str, Any] | None:
+        """The shared ruler as the snapshot shows it: its ends and the distance between them, inches."""
+        if self.ruler is None:
+            return None
+        (x0, y0), (x1, y1) = self.ruler
+        return {"from": [x0, y0], "to": [x1, y1], "distance": round(math.hypot(x1 - x0, y1 - y0), 2)}
 
     @property
     def rules(self) -> type[Ruleset]:
@@ -210,6 +220,25 @@ def _destination(state: GameState, event: dict[str, Any]) -> GameState:
     return replace(state, destination=(int(where[0]), int(where[1])))
 
 
+def _ruler(state: GameState, event: dict[str, Any]) -> GameState:
+    """The shared ruler from one board point to another (every phone and the LEDs show it); none clears it."""
+    if event.get("from") is None:
+        return replace(state, ruler=None)
+    board = state.scene.board
+    ends = []
+    for name in ("from", "to"):
+        point = event.get(name)
+        try:
+            x, y = (float(v) for v in point)
+        except (TypeError, ValueError):
+            raise QueryError(f"ruler.{name}: expected a board point [x, y], got {point!r}") from None
+        if not (math.isfinite(x) and math.isfinite(y) and -EDGE_SLACK <= x <= board.width + EDGE_SLACK
+                and -EDGE_SLACK <= y <= board.height + EDGE_SLACK):
+            raise QueryError(f"ruler.{name}: {point!r} is not on the {board.width:g}x{board.height:g} board")
+        ends.append((x, y))
+    return replace(state, ruler=(ends[0], ends[1]))
+
+
 def _weapon(state: GameState, event: dict[str, Any]) -> GameState:
     """Choose the weapon whose bands a unit shows (None: the rule system's default)."""
     unit = str(event["unit"])
@@ -275,6 +304,8 @@ def apply(state: GameState | None, event: dict[str, Any]) -> GameState:
         return replace(state, actions=(*state.actions, (str(event["action"]), args)))
     if kind == "weapon":
         return _weapon(state, event)
+    if kind == "ruler":
+        return _ruler(state, event)
     if kind == "confirm":
         return _confirm(state)
     if kind == "acknowledge":

@@ -78,6 +78,28 @@ def target(c: TableController, id: Any = None) -> dict[str, Any]:
     return {"selected": state.selected, "target": state.target}
 
 
+def _point(c: TableController, where: Any, name: str) -> list[float]:
+    """A ruler end: a model or unit id (its centre; a unit: its first model), or a board point."""
+    if isinstance(where, str) and "," not in where:
+        return list(c.state.scene.model(_model_id(c, where)).position)
+    parts = where.split(",") if isinstance(where, str) else where
+    try:
+        x, y = (float(v) for v in parts)
+    except (TypeError, ValueError):
+        raise QueryError(f"ruler: {name} should be a model id or a board point X,Y, got {where!r}") from None
+    return [x, y]
+
+
+def ruler(c: TableController, a: Any = None, b: Any = None) -> dict[str, Any]:
+    """The shared ruler from `a` to `b` (model ids or board points); no `a` clears it."""
+    event: dict[str, Any] = {"kind": "ruler", "from": None}
+    if a is not None:
+        if b is None:
+            raise QueryError("ruler: give both ends (a model id or a board point each)")
+        event = {"kind": "ruler", "from": _point(c, a, "a"), "to": _point(c, b, "b")}
+    return {"ruler": c.emit(event).ruler_dict()}
+
+
 def destination(c: TableController, hex: Any = None) -> dict[str, Any]:
     """Choose the hex the selected unit's path leads to ("Q,R" or [q, r]; None clears it)."""
     where = None
@@ -192,7 +214,7 @@ COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
     "roll": roll, "acknowledge": acknowledge, "set_terrain": set_terrain, "assign_marker": assign_marker,
     "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
-    "weapon": weapon,
+    "weapon": weapon, "ruler": ruler,
 }
 
 

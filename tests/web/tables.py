@@ -14,9 +14,10 @@ from table.live.run import DEMO_SCENE
 from table.scene import load_scene
 
 
-def demo_controller(folder: Path, seed: int = 7, scene: Path = DEMO_SCENE, pipeline: object = None) -> TableController:
+def demo_controller(folder: Path, seed: int = 7, scene: Path = DEMO_SCENE, pipeline: object = None,
+                    led_layout: Path | None = None) -> TableController:
     config = load_config()
-    layout = load_layout(config.path("hardware", "led_layout"))
+    layout = load_layout(led_layout or config.path("hardware", "led_layout"))
     hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
     return TableController(config, hardware=hardware, layout=layout, log_=GameLog(folder / "game.sqlite3"),
                            pipeline=pipeline, scene=load_scene(scene), seed=seed)

@@ -7,6 +7,7 @@ import { refreshLog } from "./log.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
 import { unitFacts, renderVictory } from "./cards.js";
 import { blockingHexes, coverWords, drawOverlays } from "./overlays.js";
+import { clearRuler, drawRuler, rulerTap } from "./ruler.js";
 import { zoomable } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -217,6 +218,8 @@ function redraw() {
                  zones: app.state.selection?.deployment?.zones };
   drawBoard($("board"), app.state.scene, view);
   drawOverlays($("board"), app.state.scene, view);
+  drawRuler($("board"), app.state.selection?.ruler, app.view.rulerStart, view.pxPerInch);
+  renderRulerBar();
   app.zoom.restore();
   $("zoom-reset").hidden = !app.zoom.box;
 }
@@ -246,9 +249,24 @@ const has = (q) => app.questions.includes(q);
 const ask = (q, ...args) => getJSON(`/api/query/${q}?` + args.map((a) => `arg=${encodeURIComponent(a)}`).join("&"))
   .then((r) => r.answer);
 
+// The ruler's line under the board: what it measures, and the buttons to start one or take it away.
+function renderRulerBar() {
+  const ruler = app.state?.selection?.ruler;
+  $("ruler-mode").setAttribute("aria-pressed", String(Boolean(app.rulerMode)));
+  $("ruler-mode").textContent = app.rulerMode ? (app.view.rulerStart ? "Tap the other end" : "Tap the first end")
+    : "Ruler";
+  $("ruler-text").textContent = ruler ? `Ruler: ${ruler.distance.toFixed(2)}"` : "";
+  $("ruler-clear").hidden = !ruler;
+}
+
 function onBoardTap(x, y) {
   if (!app.state) return;
   const scene = app.state.scene;
+  if (app.rulerMode) {
+    rulerTap(app, x, y, FINGER_PX / pxPerInch());
+    if (!app.view.rulerStart) app.rulerMode = false;              // both ends given: sent to the table
+    return redraw();
+  }
   if (scene.hexgrid && app.game?.tap(app, cubeRound(...hexLayout(scene.hexgrid).fractional(x, y)))) return;
   const near = modelsNear(scene, x, y, FINGER_PX / pxPerInch());
   const inside = near.filter((m) => m.inside);
@@ -518,6 +536,10 @@ setupForms(app);
 app.zoom = zoomable($("board"), { board: () => app.state?.scene.board ?? { width: 48, height: 48 },
   onTap: (event, [x, y]) => onBoardTap(x, y), onDoubleTap: zoomToUnitAt, onChange: redraw });
 $("zoom-reset").addEventListener("click", () => app.zoom.reset());
+$("ruler-mode").addEventListener("click", () => {
+  app.rulerMode = !app.rulerMode; app.view.rulerStart = null; redraw();
+});
+$("ruler-clear").addEventListener("click", clearRuler);
 // Changes that cannot be taken back by a tap elsewhere ask first; undo takes back the last change.
 $("next-phase").addEventListener("click", async () => {
   const p = app.state?.phase || {}, phases = p.phases || [];
