@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.browser import ARGS, CHROMIUM, PHONE
 from tests.web.fake_table import FakeTable, load_doc
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
@@ -46,3 +47,41 @@ def live(app) -> Iterator[LiveServer]:
     server = LiveServer(app)
     yield server
     server.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Debian Chromium per test module (each test opens contexts of its own); never for the whole
+    session, as Playwright's sync API allows one instance at a time and other rooms start their own."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A fresh phone (390x844, touch; its own storage); fails the test on any page error."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def page(browser, live):
+    """A fresh 375 px phone already on the panel served by `live`; fails the test on any page error."""
+    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2,
+                                  has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live.url + "/")
+    yield page
+    context.close()
+    assert errors == []

@@ -4,61 +4,17 @@ served by waitress with the real demo controller."""
 from __future__ import annotations
 
 import json
-import shutil
 import urllib.request
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
+from tests.web.browser import ARTIFACTS, needs_chromium, tap_model
 from tests.web.fake_table import DATA
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser, live):
-    """A fresh phone (its own storage) on the panel; fails the test on any page error."""
-    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2,
-                                  has_touch=True, is_mobile=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(live.url + "/")
-    yield page
-    context.close()
-    assert errors == []
-
-
-TO_SCREEN = """(id) => {
-  const svg = document.getElementById("board");
-  const model = window.smarttable.state.scene.models.find((m) => m.id === id);
-  const point = svg.createSVGPoint();
-  point.x = model.x; point.y = model.y;
-  const screen = point.matrixTransform(svg.getScreenCTM());
-  return [screen.x, screen.y];
-}"""
-
-
-def tap_model(page, model_id: str) -> None:
-    """Tap where the model stands (its board position on the screen), as a thumb would."""
-    page.touchscreen.tap(*page.evaluate(TO_SCREEN, model_id))
+pytestmark = needs_chromium
 
 
 def advance(url: str) -> dict:
@@ -158,7 +114,9 @@ def test_hex_game_shows_the_grid_reach_and_path(browser, tmp_path):
         reach = controller.ruleset().ask("moves", ["inf-1"])["reachable"]
         expect(page.locator("polygon.reach")).to_have_count(len(reach))
         far = max(reach, key=lambda r: r["cost"])
-        box = page.locator(f'polygon[data-hex="{far["hex"][0]},{far["hex"][1]}"]').bounding_box()
+        hexagon = page.locator(f'polygon[data-hex="{far["hex"][0]},{far["hex"][1]}"]')
+        hexagon.evaluate("(e) => e.scrollIntoView({block: 'center'})")   # clear of the sticky bar
+        box = hexagon.bounding_box()
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         expect(page.locator("#info")).to_contain_text(f"cost{far['cost']}")
         assert page.locator("polyline.path").count() == 1
@@ -190,7 +148,7 @@ SYNIAD_COMBAT = Path(__file__).resolve().parents[1] / "data" / "live" / "syniad-
 def tap_hex(page, hex_: tuple[int, int]) -> None:
     """Tap the centre of a hex on the board (the hex overlay's polygon)."""
     hexagon = page.locator(f'#board polygon[data-hex="{hex_[0]},{hex_[1]}"]')
-    hexagon.scroll_into_view_if_needed()
+    hexagon.evaluate("(e) => e.scrollIntoView({block: 'center'})")   # clear of the sticky bar
     box = hexagon.bounding_box()
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 

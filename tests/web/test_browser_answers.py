@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.browser import ARTIFACTS, BOARD_TO_SCREEN, PHONE, TABLET, needs_chromium, tap_model
 from tests.web.server import LiveServer, make_app
 from tests.web.tables import demo_controller
-from tests.web.test_browser_truth import ARTIFACTS, PHONE, TABLET, browser, phone, tap_model  # noqa: F401 (fixtures)
+
+pytestmark = needs_chromium
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MM = 1 / 25.4
@@ -31,7 +33,7 @@ def base_radius(model: dict) -> float:
 @pytest.mark.parametrize(("scene", "model", "device"), [
     (None, "rifles-1", PHONE), (None, "rifles-1", TABLET),
     (DATA / "age_of_tyrants" / "priority.json", "bravo-1", PHONE)], ids=["synaptik-390", "synaptik-820", "aot-390"])
-def test_the_selected_units_range_bands_are_drawn_round_its_models(browser, tmp_path, scene, model, device):  # noqa: F811
+def test_the_selected_units_range_bands_are_drawn_round_its_models(browser, tmp_path, scene, model, device):
     controller, server = served(tmp_path, scene)
     context = browser.new_context(**device)
     try:
@@ -75,7 +77,7 @@ def test_the_selected_units_range_bands_are_drawn_round_its_models(browser, tmp_
 
 @pytest.mark.parametrize("scene", [DATA / "live" / "aot-deploy.json", DATA / "hex_skirmish" / "battle.json"],
                          ids=["aot-edges", "hex-skirmish-hexes"])
-def test_deployment_zones_are_drawn_with_the_player_named(browser, tmp_path, scene):  # noqa: F811
+def test_deployment_zones_are_drawn_with_the_player_named(browser, tmp_path, scene):
     controller, server = served(tmp_path, scene)
     context = browser.new_context(**PHONE)
     try:
@@ -102,7 +104,7 @@ def test_deployment_zones_are_drawn_with_the_player_named(browser, tmp_path, sce
         controller.close()
 
 
-def test_syniad_outlines_the_hexes_that_block_sight(browser, tmp_path):  # noqa: F811
+def test_syniad_outlines_the_hexes_that_block_sight(browser, tmp_path):
     controller, server = served(tmp_path, DATA / "live" / "syniad-combat.json")
     context = browser.new_context(**PHONE)
     try:
@@ -130,7 +132,7 @@ def test_syniad_outlines_the_hexes_that_block_sight(browser, tmp_path):  # noqa:
 
 
 @pytest.mark.parametrize("device", [PHONE, TABLET], ids=["390", "820"])
-def test_hex_skirmish_says_what_gives_cover_and_draws_it(browser, tmp_path, device):  # noqa: F811
+def test_hex_skirmish_says_what_gives_cover_and_draws_it(browser, tmp_path, device):
     controller, server = served(tmp_path, DATA / "hex_skirmish" / "battle.json")
     context = browser.new_context(**device)
     try:
@@ -167,7 +169,7 @@ def test_hex_skirmish_says_what_gives_cover_and_draws_it(browser, tmp_path, devi
     (DATA / "age_of_tyrants" / "priority.json", "bravo", ["size 1 · role personnel · sr 1",
                                                           "Bazooka: ap 3/2/2/0 · am 3/3/3/0 · s 1/1/1/0"])],
     ids=["synaptik", "aot"])
-def test_the_unit_card_shows_the_units_stats_and_weapons(phone, tmp_path, scene, unit, lines):  # noqa: F811
+def test_the_unit_card_shows_the_units_stats_and_weapons(phone, tmp_path, scene, unit, lines):
     controller, server = served(tmp_path, scene)
     try:
         name = next(u["name"] for u in controller.snapshot().scene["units"] if u["id"] == unit)
@@ -182,7 +184,7 @@ def test_the_unit_card_shows_the_units_stats_and_weapons(phone, tmp_path, scene,
         controller.close()
 
 
-def test_the_victory_tracker_counts_each_sides_bases(phone, tmp_path):  # noqa: F811
+def test_the_victory_tracker_counts_each_sides_bases(phone, tmp_path):
     controller, server = served(tmp_path, DATA / "age_of_tyrants" / "victory.json")
     try:
         answer = controller.ruleset().ask("victory", [])
@@ -201,7 +203,7 @@ def test_the_victory_tracker_counts_each_sides_bases(phone, tmp_path):  # noqa: 
         controller.close()
 
 
-def test_no_victory_tracker_where_the_rule_system_has_none(phone, tmp_path):  # noqa: F811
+def test_no_victory_tracker_where_the_rule_system_has_none(phone, tmp_path):
     controller, server = served(tmp_path)
     try:
         phone.goto(server.url + "/")
@@ -213,16 +215,7 @@ def test_no_victory_tracker_where_the_rule_system_has_none(phone, tmp_path):  # 
         controller.close()
 
 
-BOARD_TO_SCREEN = """([x, y]) => {
-  const svg = document.getElementById("board");
-  const point = svg.createSVGPoint();
-  point.x = x; point.y = y;
-  const screen = point.matrixTransform(svg.getScreenCTM());
-  return [screen.x, screen.y];
-}"""
-
-
-def test_synaptik_movement_allowance_a_checked_move_and_charge_reach(phone, tmp_path):  # noqa: F811
+def test_synaptik_movement_allowance_a_checked_move_and_charge_reach(phone, tmp_path):
     controller, server = served(tmp_path)
     try:
         ruleset = controller.ruleset()

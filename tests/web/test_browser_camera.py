@@ -8,10 +8,13 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.browser import ARTIFACTS, PHONE, TABLET, needs_chromium
 from tests.web.server import LiveServer, make_app
 from tests.web.tables import demo_controller
-from tests.web.test_browser_truth import ARTIFACTS, PHONE, TABLET, Camera, browser, show  # noqa: F401 (fixture)
+from tests.web.test_browser_truth import Camera, show
 from vision.types import Frame, Observation
+
+pytestmark = needs_chromium
 
 
 def row(page, name: str):
@@ -19,7 +22,7 @@ def row(page, name: str):
 
 
 @pytest.mark.parametrize("device", [PHONE, TABLET], ids=["390", "820"])
-def test_the_camera_page_says_what_a_player_needs(browser, tmp_path, device):  # noqa: F811
+def test_the_camera_page_says_what_a_player_needs(browser, tmp_path, device):
     camera = Camera()
     controller = demo_controller(tmp_path, pipeline=camera)
     models = [m for m in controller.state.scene.models if m.marker is not None]

@@ -10,12 +10,14 @@ import sys
 from playwright.sync_api import expect
 
 from tests.live.test_log_faults import LOCKER
+from tests.web.browser import ARTIFACTS, PHONE, needs_chromium
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
-from tests.web.test_browser_truth import ARTIFACTS, PHONE, browser  # noqa: F401 (fixture)
+
+pytestmark = needs_chromium
 
 
-def test_a_locked_log_is_a_banner_and_a_refusal_on_the_phone(browser, tmp_path):  # noqa: F811
+def test_a_locked_log_is_a_banner_and_a_refusal_on_the_phone(browser, tmp_path):
     controller = demo_controller(tmp_path)
     server = LiveServer(make_app(controller, tmp_path))
     context = browser.new_context(**PHONE)

@@ -9,12 +9,14 @@ from playwright.sync_api import expect
 
 from table.config import CONFIG_DIR
 from table.live import highlight
+from tests.web.browser import ARTIFACTS, BOARD_TO_SCREEN, PHONE, needs_chromium, tap_model
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
-from tests.web.test_browser_truth import ARTIFACTS, BOARD_TO_SCREEN, PHONE, browser, tap_model  # noqa: F401
+
+pytestmark = needs_chromium
 
 
-def test_a_ruler_from_a_model_to_the_edge_is_shared_by_every_phone_and_the_leds(browser, tmp_path):  # noqa: F811
+def test_a_ruler_from_a_model_to_the_edge_is_shared_by_every_phone_and_the_leds(browser, tmp_path):
     controller = demo_controller(tmp_path, led_layout=CONFIG_DIR / "leds" / "under-board-grid.toml")
     server = LiveServer(make_app(controller, tmp_path))
     phones = [browser.new_context(**PHONE) for _ in range(2)]

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.browser import ARTIFACTS, PHONE, TABLET, needs_chromium, tap_model
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
-from tests.web.test_browser_truth import ARTIFACTS, PHONE, TABLET, browser, tap_model  # noqa: F401 (fixture)
+
+pytestmark = needs_chromium
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SCENES = {"synaptik": None, "age_of_tyrants": DATA / "age_of_tyrants" / "priority.json",
@@ -40,7 +42,7 @@ def ruling(page, name: str):
 
 @pytest.mark.parametrize("device", [PHONE, TABLET], ids=["390", "820"])
 @pytest.mark.parametrize("system", list(SCENES))
-def test_settings_show_each_ruling_as_its_kind_and_an_unchanged_save_sends_nothing(browser, tmp_path,  # noqa: F811
+def test_settings_show_each_ruling_as_its_kind_and_an_unchanged_save_sends_nothing(browser, tmp_path,
                                                                                    system, device):
     controller = controller_for(system, tmp_path)
     server = LiveServer(make_app(controller, tmp_path))
@@ -97,7 +99,7 @@ def test_settings_show_each_ruling_as_its_kind_and_an_unchanged_save_sends_nothi
         controller.close()
 
 
-def test_a_list_ruling_is_saved_as_a_list_and_sight_still_answers(browser, tmp_path):  # noqa: F811
+def test_a_list_ruling_is_saved_as_a_list_and_sight_still_answers(browser, tmp_path):
     controller = controller_for("syniad", tmp_path)
     server = LiveServer(make_app(controller, tmp_path))
     context = browser.new_context(**PHONE)
@@ -126,7 +128,7 @@ def test_a_list_ruling_is_saved_as_a_list_and_sight_still_answers(browser, tmp_p
         controller.close()
 
 
-def test_hex_skirmish_settings_save(browser, tmp_path):  # noqa: F811
+def test_hex_skirmish_settings_save(browser, tmp_path):
     controller = controller_for("hex_skirmish", tmp_path)
     server = LiveServer(make_app(controller, tmp_path))
     context = browser.new_context(**PHONE)

@@ -10,12 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from table.live.run import DEMO_SCENE
+from tests.web.browser import needs_chromium, tap_model
 from tests.web.server import LiveServer, make_app
 from tests.web.tables import demo_controller
-from tests.web.test_browser import CHROMIUM, browser, page, tap_model  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
+pytestmark = needs_chromium
 
 
 def scene_with_sigma(folder, raiders_y: float) -> object:
@@ -49,7 +48,7 @@ def live(case, tmp_path):
     controller.close()
 
 
-def test_distance_with_its_error_and_too_close_to_call(page, live, case):  # noqa: F811
+def test_distance_with_its_error_and_too_close_to_call(page, live, case):
     _, shown, close = case
     expect(page.locator("[data-model]")).to_have_count(8)
     tap_model(page, "rifles-1")                    # (10, 40)

@@ -5,25 +5,18 @@ is unmissable. Real Chromium at a phone viewport; assertions on what is visible 
 from __future__ import annotations
 
 import math
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
+from tests.web.browser import ARTIFACTS, BOARD_TO_SCREEN, PHONE, TABLET, needs_chromium, tap_model
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
 from vision.types import Frame, MarkerPose, MoveEvent, Observation
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
+pytestmark = needs_chromium
 
 
 class Camera:
@@ -48,39 +41,6 @@ class Camera:
 def show(controller, camera: Camera, markers: dict[int, tuple[float, float]], index: int) -> None:
     camera.see(markers)
     controller.process(Frame(np.zeros((8, 8), np.uint8), float(index), index))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert errors == []
-
-
-TO_SCREEN = """(id) => {
-  const svg = document.getElementById("board");
-  const model = window.smarttable.state.scene.models.find((m) => m.id === id);
-  const point = svg.createSVGPoint();
-  point.x = model.x; point.y = model.y;
-  const screen = point.matrixTransform(svg.getScreenCTM());
-  return [screen.x, screen.y];
-}"""
-
-
-def tap_model(page, model_id: str) -> None:
-    page.touchscreen.tap(*page.evaluate(TO_SCREEN, model_id))
 
 
 def sight_line(page) -> list[float]:
@@ -249,15 +209,6 @@ def test_a_question_the_rule_system_declines_is_a_dash_not_a_paragraph(phone, tm
         controller.close()
 
 
-BOARD_TO_SCREEN = """([x, y]) => {
-  const svg = document.getElementById("board");
-  const point = svg.createSVGPoint();
-  point.x = x; point.y = y;
-  const screen = point.matrixTransform(svg.getScreenCTM());
-  return [screen.x, screen.y];
-}"""
-
-
 def view_width(page) -> float:
     return float(page.locator("#board").get_attribute("viewBox").split()[2])
 
@@ -362,7 +313,6 @@ def test_labels_are_readable_and_never_overlap(phone, tmp_path):
         controller.close()
 
 
-TABLET = {"viewport": {"width": 820, "height": 1180}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
 
 
 def test_next_phase_asks_first_and_undo_takes_it_back(phone, tmp_path):

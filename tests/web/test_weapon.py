@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
+from tests.web.browser import needs_chromium
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
-from tests.web.test_browser import ARGS, CHROMIUM
 
 SCENE = Path(__file__).resolve().parents[1] / "data" / "live" / "led-rules.json"   # us: Bayonet, Rifle, Pistol
 
@@ -59,21 +59,20 @@ def test_a_weapon_needs_a_selection_and_the_pin(panel, auth):
     assert reply.status_code == 409 and "select a unit first" in reply.get_json()["error"]
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)")
-def test_the_phone_shows_the_weapon_and_switches_it(panel, tmp_path):
+@needs_chromium
+def test_the_phone_shows_the_weapon_and_switches_it(panel, tmp_path, browser):
     table, _ = panel
     table.command("select", id="us-1")                 # as the table's buttons would
     server = LiveServer(make_app(table, tmp_path))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 375, "height": 740})
-            page.goto(server.url + "/")
-            page.evaluate(f"localStorage.setItem('smarttable-pin', '{PIN}')")
-            expect(page.locator("#table-sel")).to_contain_text("bands of Rifle")
-            page.click("#next-weapon")
-            expect(page.locator("#table-sel")).to_contain_text("bands of Pistol")
-            assert table.snapshot().selection["weapon"] == "Pistol"
-        finally:
-            browser.close()
-            server.close()
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.evaluate(f"localStorage.setItem('smarttable-pin', '{PIN}')")
+        expect(page.locator("#table-sel")).to_contain_text("bands of Rifle")
+        page.click("#next-weapon")
+        expect(page.locator("#table-sel")).to_contain_text("bands of Pistol")
+        assert table.snapshot().selection["weapon"] == "Pistol"
+    finally:
+        context.close()
+        server.close()

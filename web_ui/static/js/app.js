@@ -311,8 +311,10 @@ function clearSight() {
   app.view.sight = null; app.view.blockers = app.view.covers = app.view.blockHexes = app.view.coverFrom = null;
 }
 
-function showInfo(children) {
-  if (!children) app.card = null;
+// The info card; `card` is what it answers (re-asked when its inputs change), none for anything else
+// shown there (a chooser, a terrain piece, a path), so no later refresh puts an older card back over it.
+function showInfo(children, card = null) {
+  app.card = children ? card : null;
   $("info").hidden = !children;
   $("hint").hidden = Boolean(children);
   if (children) $("info").replaceChildren(...children.filter((c) => c !== null && c !== undefined));   // no "null" text
@@ -381,7 +383,7 @@ async function measure(a, b) {
     closeCall([distance, band, los, arc]),
     d ? el("div", { class: "hint" }, `measured ${d.method === "edge" ? "edge to edge" : d.method === "hex"
       ? "in hexes" : "centre to centre"}`) : null,
-    kv(rows), showOnTable(a, b)]);
+    kv(rows), showOnTable(a, b)], app.card);
   const card = app.card;      // a charge can take a while: the card shows first, the charge when it comes
   charging.then((r) => { if (chargeRow && app.card === card) chargeRow.textContent = r?.v ? chargeText(r.v) : "—"; });
 }
@@ -425,7 +427,7 @@ async function unitInfo(unitId, modelId) {
   showInfo([el("h3", {}, unit.name || unitId, modelId ? el("small", {}, ` · ${modelId}`) : null),
     kv(rows), el("p", { class: "hint" }, modelId ? `Tap another model to measure${rows.some(([k]) => k === "order")
       ? ", or the board to check a move there" : ""}.` : ""),
-    showOnTable(modelId || unitId, null)]);
+    showOnTable(modelId || unitId, null)], app.card);
 }
 
 // A model's movement under an order (a rule system with `move MODEL ORDER X,Y` and orders): the order
@@ -456,7 +458,7 @@ async function checkMove(model, x, y) {
     kv([["costs", `${fmt(m.cost)}" of ${fmt(m.allowance)}"`], ["length", `${fmt(m.length)}"`],
         ...(m.difficult ? [["difficult", `${fmt(m.difficult)}"`]] : []), ...(m.climb ? [["climb", `${fmt(m.climb)}"`]] : []),
         ...((m.problems || []).length ? [["problems", m.problems.join("; ")]] : [])]),
-    el("p", { class: "hint" }, "Tap elsewhere to check another point, or the model again to close.")]);
+    el("p", { class: "hint" }, "Tap elsewhere to check another point, or the model again to close.")], app.card);
 }
 
 // Targets as the rule system answers them: a plain list, or per base its target, the other candidates

@@ -1,0 +1,47 @@
+"""Helpers for the panel's browser tests: Debian's Chromium (never a downloaded build) driven by
+Playwright, the devices they play on, and taps where a thumb would land. The `browser`, `phone` and
+`page` fixtures are in conftest.py."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
+TABLET = {"viewport": {"width": 820, "height": 1180}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
+
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                    reason="Debian's chromium is not installed (apt-get install chromium)")
+
+TO_SCREEN = """(id) => {
+  const svg = document.getElementById("board");
+  const model = window.smarttable.state.scene.models.find((m) => m.id === id);
+  const point = svg.createSVGPoint();
+  point.x = model.x; point.y = model.y;
+  const screen = point.matrixTransform(svg.getScreenCTM());
+  return [screen.x, screen.y];
+}"""
+
+BOARD_TO_SCREEN = """([x, y]) => {
+  const svg = document.getElementById("board");
+  const point = svg.createSVGPoint();
+  point.x = x; point.y = y;
+  const screen = point.matrixTransform(svg.getScreenCTM());
+  return [screen.x, screen.y];
+}"""
+
+
+def tap_model(page, model_id: str) -> None:
+    """Tap where the model stands (its board position on the screen), as a thumb would."""
+    page.touchscreen.tap(*page.evaluate(TO_SCREEN, model_id))
+
+
+def tap_board(page, x: float, y: float) -> None:
+    """Tap the board at (x, y) inches."""
+    page.touchscreen.tap(*page.evaluate(BOARD_TO_SCREEN, [x, y]))
