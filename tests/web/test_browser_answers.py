@@ -4,6 +4,7 @@ line, and what gives it cover. Each is checked against the rule system's own ans
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -208,7 +209,10 @@ def test_no_victory_tracker_where_the_rule_system_has_none(phone, tmp_path):
     try:
         phone.goto(server.url + "/")
         expect(phone.locator("[data-model]").first).to_be_visible()
-        phone.wait_for_function("window.smarttable.questions.length > 0")
+        deadline = time.monotonic() + 5          # polled from here: the page's CSP forbids eval'd predicates
+        while not phone.evaluate("() => window.smarttable.questions.length") and time.monotonic() < deadline:
+            phone.wait_for_timeout(50)
+        assert phone.evaluate("() => window.smarttable.questions.length") > 0
         expect(phone.locator("#victory")).to_be_hidden()
     finally:
         server.close()
