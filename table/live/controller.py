@@ -42,7 +42,7 @@ from table.live.observe import move_events, pointed_model
 from table.live.outputs import Outputs
 from table.live.session import GameState, Session, new_game
 from table.live.sigmas import Sigmas, model_sigmas
-from table.live.table_commands import COMMANDS, ButtonActions, handler
+from table.live.table_commands import COMMANDS, ButtonActions, check_params, handler
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
 from table.scene import Scene, parse_scene
@@ -268,11 +268,9 @@ class TableController(Outputs):
         run = handler(self, name)
         if run is None:
             raise QueryError(f"unknown command {name!r} (known: {', '.join(sorted(COMMANDS))})")
+        check_params(name, run, params)
         with self._lock:
-            try:
-                result = run(self, **params)
-            except TypeError as exc:
-                raise QueryError(f"{name}: {exc}") from None
+            result = run(self, **params)
             self._refresh()
             with self._commit_lock:
                 upto = self._emitted

@@ -6,6 +6,7 @@ A command handler takes the controller and keyword parameters, emits events thro
 
 from __future__ import annotations
 
+import inspect
 import logging
 import random
 from collections.abc import Callable
@@ -194,6 +195,8 @@ def settings(c: TableController, **params: Any) -> dict[str, Any]:
 
 
 def measure(c: TableController, question: str, args: list[Any] | tuple[Any, ...] = ()) -> dict[str, Any]:
+    if not isinstance(args, (list, tuple)):
+        raise QueryError(f"measure: args: expected a list of ids, got {args!r}")
     ruleset = c.ruleset()
     if ruleset is None:
         raise QueryError("the rule system cannot answer with the current rulings")
@@ -216,6 +219,15 @@ COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
     "weapon": weapon, "ruler": ruler,
 }
+
+
+def check_params(name: str, run: Callable[..., dict[str, Any]], params: dict[str, Any]) -> None:
+    """QueryError naming the parameter if `params` do not fit the handler's signature (an unknown
+    one, a missing one); only the binding is checked, so a TypeError inside a handler stays a bug."""
+    try:
+        inspect.signature(run).bind(None, **params)
+    except TypeError as exc:
+        raise QueryError(f"{name}: {exc}") from None
 
 
 def handler(c: TableController, name: str) -> Callable[..., dict[str, Any]] | None:

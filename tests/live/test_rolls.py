@@ -30,7 +30,8 @@ class Loaded(random.Random):
     (6, 1, 0, "destroyed", True),         # margin 6
 ])
 def test_attack_uses_the_age_of_tyrants_results_table(attacker, defender, sp, outcome, destroyed):
-    result = rolls.roll(Loaded(attacker, defender), get_ruleset("age_of_tyrants"), "attack", {"attack": 2, "defence": 1, "sp": sp})
+    attack = rolls.kinds(get_ruleset("age_of_tyrants"))["attack"].roll       # `sp` is no field of the form
+    result = attack(Loaded(attacker, defender), attack=2, defence=1, sp=sp)
     assert result["margin"] == (attacker + 2) - (defender + 1)
     assert result["outcome"] == outcome
     assert result["damage"]["destroyed"] is destroyed and result["damage"]["sp_before"] == sp
