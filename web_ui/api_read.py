@@ -94,6 +94,17 @@ def log():
     return jsonify({"entries": capabilities.log_entries(panel().controller, after, limit)})
 
 
+@bp.get("/replay")
+def replay():
+    steps = capabilities.replay_steps(panel().controller)
+    return jsonify({"count": len(steps), "events": steps})
+
+
+@bp.get("/replay/<seq>")
+def replay_at(seq: str):
+    return jsonify(capabilities.replay_at(panel().controller, parse_int(seq, "seq", 1)))
+
+
 @bp.get("/log/export")
 def log_export():
     controller = panel().controller

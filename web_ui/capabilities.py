@@ -2,6 +2,8 @@
 
 - `log_entries(after: int, limit: int) -> list[dict]`: game log entries with `seq` greater than `after`,
   oldest first (each a JSON-able dict with at least `seq`, `ts` and `kind`).
+- `replay_steps() -> list[dict]` and `replay_at(seq: int) -> dict | None`: the game replay (this game's
+  events, and the board after one of them; None for a seq the game does not have).
 - `camera_jpeg() -> bytes | None`: the newest camera frame as JPEG, with the detected markers and the
   board outline drawn on it; None while there is no frame.
 - `marker_count(dictionary: str) -> int` and `marker_cells(dictionary: str, marker_id: int)
@@ -25,6 +27,23 @@ def log_entries(controller: Any, after: int, limit: int) -> list[dict[str, Any]]
     if method is None:
         raise ApiError(404, "log", "this table keeps no game log")
     return list(method(after, limit))
+
+
+def replay_steps(controller: Any) -> list[dict[str, Any]]:
+    method = getattr(controller, "replay_steps", None)
+    if method is None:
+        raise ApiError(404, "replay", "this table keeps no game log to replay")
+    return list(method())
+
+
+def replay_at(controller: Any, seq: int) -> dict[str, Any]:
+    method = getattr(controller, "replay_at", None)
+    if method is None:
+        raise ApiError(404, "replay", "this table keeps no game log to replay")
+    view = method(seq)
+    if view is None:
+        raise ApiError(404, "seq", f"this game has no event {seq} (GET /api/replay lists them)")
+    return dict(view)
 
 
 def show_pin(controller: Any, pin: str) -> None:

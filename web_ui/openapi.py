@@ -78,6 +78,19 @@ SCHEMAS: dict[str, Any] = {
                              "scene": OBJ, "warnings": {"type": "array", "items": OBJ},
                              "leds": {"type": "array", "items": {"type": "array", "items": INT}},
                              "selection": OBJ, "timestamp": {"type": "number"}}},
+    "ReplayStep": {"type": "object", "required": ["seq", "ts", "kind", "summary"],
+                   "properties": {"seq": INT, "ts": {"type": "number"}, "kind": {"type": "string"},
+                                  "summary": {"type": "string"}}},
+    "Replay": {"type": "object", "required": ["count", "events"],
+               "properties": {"count": INT, "events": {"type": "array", "items": _ref("ReplayStep")}}},
+    "ReplayView": {"type": "object",
+                   "required": ["seq", "index", "count", "event", "ruleset", "phase", "scene", "selection",
+                                "measure", "warnings"],
+                   "properties": {"seq": INT, "index": INT, "count": INT, "event": _ref("ReplayStep"),
+                                  "ruleset": {"type": "string", "nullable": True}, "phase": OBJ,
+                                  "scene": {**OBJ, "nullable": True}, "selection": OBJ,
+                                  "measure": {**OBJ, "nullable": True},
+                                  "warnings": {"type": "array", "items": OBJ}}},
     "CommandResult": {"type": "object", "required": ["ok", "command", "seq"],
                       "properties": {"ok": {"type": "boolean"}, "command": {"type": "string"},
                                      "result": {}, "seq": INT}},
@@ -183,6 +196,12 @@ def document() -> dict[str, Any]:
                             "type": "string", "pattern": "^[A-Za-z0-9_.:,-]{1,64}$"}})])},
             "/api/log": {"get": _read("Game log entries after a sequence number", OBJ, 400, 404, params=[
                 _q("after", _int(0, MAX_INT)), _q("limit", _int(1, 1000))])},
+            "/api/replay": {"get": _read("The game replay: this game's events so far (seq, time, kind, "
+                                         "summary)", _ref("Replay"), 404)},
+            "/api/replay/{seq}": {"get": _read(
+                "The board after one event of this game: models, phase, selection and its answers, the last "
+                "measurement, the warnings in force", _ref("ReplayView"), 400, 404,
+                params=[_q("seq", _int(1, MAX_INT), "path")])},
             "/api/log/export": {"get": {"summary": "The whole game log as JSON lines", "responses": {
                 "200": {"description": "JSON lines", "content": {"application/x-ndjson": {
                     "schema": {"type": "string"}}}}, **_errors(404)}}},

@@ -40,6 +40,7 @@ from table.live.leds import LedLayout
 from table.live.live_games import LiveGames
 from table.live.observe import move_events, pointed_model
 from table.live.outputs import Outputs
+from table.live.replay import Replay
 from table.live.session import GameState, Session, new_game
 from table.live.sigmas import Sigmas, model_sigmas
 from table.live.table_commands import COMMANDS, ButtonActions, check_params, handler
@@ -106,6 +107,7 @@ class TableController(Outputs):
         self._report_asked: Scene | None = None
         self.hexes = HexTracker()
         self.games = LiveGames()
+        self.replays = Replay(lambda game, after: self.gamelog.events(game, after=after))
         self._background = Background(self._settled)
         self.buttons = ButtonActions(self)
         hardware.on_button(self.buttons.pressed)
@@ -127,7 +129,8 @@ class TableController(Outputs):
                     log.warning("game log event %s skipped: %s", event.get("seq"), exc)
                 if event["kind"] == "warning":
                     raised[event["id"]] = {"id": event["id"], "kind": event.get("warning"),
-                                           "message": event.get("message", ""), "units": []}
+                                           "message": event.get("message", ""),
+                                           "units": event.get("units", [])}
                 elif event["kind"] == "warning_cleared":
                     raised.pop(event["id"], None)
             if self.session.state is not None:
@@ -388,6 +391,14 @@ class TableController(Outputs):
     def log_entries(self, after: int, limit: int) -> list[dict[str, Any]]:
         """This game's log entries after sequence number `after`, oldest first."""
         return self.gamelog.events(self.game, after=after, limit=limit)
+
+    def replay_steps(self) -> list[dict[str, Any]]:
+        """This game's logged events so far, each with its seq, time, kind and summary."""
+        return self.replays.steps(self.game)
+
+    def replay_at(self, seq: int) -> dict[str, Any] | None:
+        """The board after this game's event `seq` (None if the game has no such event)."""
+        return self.replays.at(self.game, seq)
 
     def camera_jpeg(self) -> bytes | None:
         """The newest frame as a JPEG with the board and the placed markers drawn; None before one."""

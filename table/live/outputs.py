@@ -82,8 +82,8 @@ class Outputs:
             found += [w for w in self._warnings if w.get("kind") in warnings.SEEN_KINDS]
         before = {w["id"] for w in self._warnings}
         now = {w["id"] for w in found}
-        self.emit_all([{"kind": "warning", "id": w["id"], "warning": w["kind"], "message": w["message"]}
-                       for w in found if w["id"] not in before]
+        self.emit_all([{"kind": "warning", "id": w["id"], "warning": w["kind"], "message": w["message"],
+                        "units": w["units"]} for w in found if w["id"] not in before]
                       + [{"kind": "warning_cleared", "id": wid} for wid in sorted(before - now)])
         self._warnings = [{**w, "acknowledged": w["id"] in self.state.acknowledged} for w in found]
 

@@ -7,6 +7,7 @@ import { refreshLog } from "./log.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
 import { unitFacts, renderVictory } from "./cards.js";
 import { blockingHexes, coverWords, drawOverlays } from "./overlays.js";
+import { openReplay, replayControls } from "./replay.js";
 import { clearRuler, drawRuler, rulerTap } from "./ruler.js";
 import { zoomable } from "./zoom.js";
 
@@ -524,17 +525,20 @@ function keepAwake() {
 function route() {
   const hash = location.hash.slice(1) || "board";
   const [view, sub] = hash.split("/");
-  for (const name of ["board", "dice", "log", "setup"]) $(`view-${name}`).hidden = name !== view;
+  for (const name of ["board", "dice", "log", "replay", "setup"]) $(`view-${name}`).hidden = name !== view;
+  const tab = view === "replay" ? "log" : view;            // the replay is the game log's
   for (const a of document.querySelectorAll("#tabs a")) {
-    const on = a.hash.slice(1).split("/")[0] === view;
+    const on = a.hash.slice(1).split("/")[0] === tab;
     a.classList.toggle("on", on);
     if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
   if (view === "log") refreshLog(app.state?.scene);
+  if (view === "replay") openReplay(app);
   showSetup(view === "setup" ? sub || "camera" : null, app);
 }
 
 setupForms(app);
+replayControls();
 app.zoom = zoomable($("board"), { board: () => app.state?.scene.board ?? { width: 48, height: 48 },
   onTap: (event, [x, y]) => onBoardTap(x, y), onDoubleTap: zoomToUnitAt, onChange: redraw });
 $("zoom-reset").addEventListener("click", () => app.zoom.reset());

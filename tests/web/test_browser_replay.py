@@ -1,0 +1,103 @@
+"""The replay on a phone: drag the scrubber and step through a game the test played, and see what stood
+where then (the raider drawn where it stood, on the page's own board transform), the event in words, the
+measurement with its error bar, and a warning visible while it was in force and gone once it cleared."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.browser import ARTIFACTS, TO_SCREEN, needs_chromium
+from tests.web.replay_game import MOVED, RAIDER, START, play
+from tests.web.server import LiveServer, make_app
+
+pytestmark = needs_chromium
+
+ON_REPLAY_BOARD = """([x, y]) => {
+  const svg = document.getElementById("replay-board");
+  const point = svg.createSVGPoint();
+  point.x = x; point.y = y;
+  const screen = point.matrixTransform(svg.getScreenCTM());
+  return [screen.x, screen.y];
+}"""
+
+
+def drawn_at(page, svg: str, model: str) -> tuple[float, float]:
+    """Where the model's drawing sits on the screen: the middle of its base and rings."""
+    box = page.locator(f"#{svg} [data-model='{model}']").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def assert_drawn_at(page, where: tuple[float, float]) -> None:
+    expect(page.locator(f"#replay-board [data-model='{RAIDER}']")).to_be_visible()
+    assert drawn_at(page, "replay-board", RAIDER) == pytest.approx(page.evaluate(ON_REPLAY_BOARD, list(where)),
+                                                                   abs=1.5)
+
+
+def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp_path):
+    game = play(tmp_path)
+    server = LiveServer(make_app(game.controller, tmp_path))
+    try:
+        phone.goto(server.url + "/#log")
+        phone.get_by_role("link", name="Replay").click()
+        view, event = phone.locator("#view-replay"), phone.locator("#replay-event")
+        expect(view).to_be_visible()
+        expect(phone.locator("#view-board")).to_be_hidden()
+        expect(phone.locator("#replay-pos")).to_contain_text("Event 9 of 9")     # it opens on the newest
+        expect(event).to_have_text("Warning cleared: overmove:raiders-1:2.")
+        warnings = phone.locator("#replay-warnings")
+        expect(warnings).to_contain_text("out of cohesion")
+        expect(warnings).not_to_contain_text("moved 12.0")
+        assert_drawn_at(phone, MOVED)
+
+        slider = phone.locator("#replay-slider")                 # drag the scrubber to its start
+        box = slider.bounding_box()
+        phone.mouse.move(box["x"] + box["width"] - 8, box["y"] + box["height"] / 2)
+        phone.mouse.down()
+        phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=5)
+        phone.mouse.move(box["x"] - 20, box["y"] + box["height"] / 2, steps=5)
+        phone.mouse.up()
+        expect(phone.locator("#replay-pos")).to_contain_text("Event 1 of 9")
+        expect(event).to_have_text("New game: synaptik, 8 models.")
+        assert_drawn_at(phone, START)
+        expect(warnings).to_be_empty()
+        expect(phone.locator("#replay-board .model.warn")).to_have_count(0)
+
+        for _ in range(3):                                       # step on to the measurement
+            phone.locator("#replay-next").click()
+        expect(event).to_have_text('Measured distance rifles-1 → raiders-1: 32.06" ± 0.06".')
+        answers = phone.locator("#replay-answers")
+        expect(answers).to_be_visible()
+        expect(answers).to_contain_text('32.06" ± 0.06"')
+        expect(answers).to_contain_text("Selected: rifles-1 → raiders-1")
+        expect(phone.locator("#replay-board line.sight")).to_be_visible()
+        assert_drawn_at(phone, START)
+
+        phone.locator("#replay-next").click()                    # the raider's move
+        expect(event).to_have_text("Raiders (raiders-1) moved 12.0\" to (12.0, 20.0).")
+        assert_drawn_at(phone, MOVED)
+        expect(answers).not_to_contain_text("Measured")         # the raider moved: that measurement is gone
+        expect(answers).to_contain_text('20.10"')                # the selection's distance to where it stands
+        expect(warnings).to_be_empty()
+
+        phone.locator("#replay-next").click()                    # the overmove warning is raised
+        expect(warnings.get_by_text("moved 12.0\" in activation 2")).to_be_visible()
+        ring = phone.locator(f"#replay-board .model.warn[data-model='{RAIDER}'] .wring")   # its warning ring
+        expect(ring).to_be_visible()
+        expect(ring).not_to_have_css("stroke", "none")
+        ARTIFACTS.mkdir(exist_ok=True)
+        phone.screenshot(path=str(ARTIFACTS / "panel-390-replay.png"), full_page=True)
+
+        phone.locator("#replay-last").click()                    # and cleared at the end of the phase
+        expect(phone.locator("#replay-pos")).to_contain_text("Event 9 of 9")
+        expect(warnings).not_to_contain_text("moved 12.0")
+        expect(warnings).to_contain_text("out of cohesion")
+
+        phone.get_by_role("link", name="Back to the live board").click()
+        expect(phone.locator("#view-board")).to_be_visible()
+        expect(view).to_be_hidden()
+        live_at = phone.evaluate(TO_SCREEN, RAIDER)
+        assert drawn_at(phone, "board", RAIDER) == pytest.approx(live_at, abs=1.5)
+    finally:
+        server.close()
+        game.controller.close()

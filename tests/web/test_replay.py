@@ -1,0 +1,119 @@
+"""The game replay's API against a game whose every step the test knows: where the raider stood and faced,
+what was selected and measured (with the camera's error bar), and which warning was in force."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.web.replay_game import MOVED, MOVED_HEADING, RAIDER, RIFLE, START, play
+from tests.web.server import make_app
+
+
+@pytest.fixture
+def played(tmp_path):
+    game = play(tmp_path)
+    yield game
+    game.controller.close()
+
+
+@pytest.fixture
+def replay_client(played, tmp_path):
+    return make_app(played.controller, tmp_path).test_client()
+
+
+def where(view: dict, model: str) -> tuple[float, float, float]:
+    m = next(m for m in view["scene"]["models"] if m["id"] == model)
+    return m["x"], m["y"], m["heading"]
+
+
+def test_the_replay_lists_every_event_of_the_game_with_a_sentence(replay_client):
+    listed = replay_client.get("/api/replay").get_json()
+    kinds = [e["kind"] for e in listed["events"]]
+    assert kinds == ["game_start", "select", "target", "measure", "move", "warning", "warning", "phase",
+                     "warning_cleared"]
+    assert listed["count"] == len(kinds)
+    seqs = [e["seq"] for e in listed["events"]]
+    assert seqs == sorted(seqs) and all(isinstance(e["ts"], float) for e in listed["events"])
+    said = [e["summary"] for e in listed["events"]]
+    assert said[1] == "Rifle Squad (rifles-1) selected."
+    assert said[3] == f"Measured distance rifles-1 → {RAIDER}: 32.06\" ± 0.06\"."    # as logged, with its interval
+    assert said[4] == f"Raiders ({RAIDER}) moved 12.0\" to (12.0, 20.0)."
+    assert said[5].startswith(f"Warning: model {RAIDER} moved 12.0\"")
+
+
+OVERMOVE, COHESION = "overmove", "cohesion:raiders"     # the raider moved 12" on 7", away from its unit
+EVENTS = ("game_start", "select", "target", "measure", "move", OVERMOVE, COHESION, "phase", "warning_cleared")
+
+
+def test_the_board_at_each_event_is_where_the_models_stood_then(replay_client):
+    listed = replay_client.get("/api/replay").get_json()["events"]
+    steps = dict(zip(EVENTS, (e["seq"] for e in listed), strict=True))
+    at = {name: replay_client.get(f"/api/replay/{seq}").get_json() for name, seq in steps.items()}
+    for name in EVENTS[:4]:
+        assert where(at[name], RAIDER) == (*START, 90.0)
+    for name in EVENTS[4:]:
+        assert where(at[name], RAIDER) == (*MOVED, MOVED_HEADING)
+    assert all(where(view, "rifles-1")[:2] == RIFLE for view in at.values())
+    assert at["move"]["seq"] == steps["move"] and at["move"]["event"]["kind"] == "move"
+    assert [at[name]["index"] for name in EVENTS] == list(range(len(EVENTS)))
+
+    # the selection and its answers, worked out again from the board then
+    assert at["select"]["selection"]["model"] == "rifles-1" and at["select"]["selection"]["target"] is None
+    assert at["target"]["selection"]["distance"]["distance"] == pytest.approx(math.dist(RIFLE, START), abs=0.01)
+    assert at["move"]["selection"]["distance"]["distance"] == pytest.approx(math.dist(RIFLE, MOVED), abs=0.01)
+    assert at["phase"]["selection"]["model"] is None                    # a new phase clears the selection
+    assert at["game_start"]["phase"]["phase"] != at["phase"]["phase"]["phase"]
+
+    # the measurement as it was answered then, with the camera's error bar, until the raider moves
+    measured = at["measure"]["measure"]
+    assert measured["seq"] == steps["measure"] and measured["args"] == ["rifles-1", RAIDER]
+    lo, hi = measured["answer"]["interval"]
+    assert lo < math.dist(RIFLE, START) < hi and hi - lo < 0.5
+    assert at["move"]["measure"] is None
+
+    # each warning in force from when it was raised until it was cleared
+    in_force = {name: [w["id"].split(":2")[0] if w["kind"] == "overmove" else w["id"] for w in at[name]["warnings"]]
+                for name in EVENTS}
+    assert in_force == {"game_start": [], "select": [], "target": [], "measure": [], "move": [],
+                        OVERMOVE: [f"overmove:{RAIDER}"], COHESION: [f"overmove:{RAIDER}", COHESION],
+                        "phase": [f"overmove:{RAIDER}", COHESION], "warning_cleared": [COHESION]}
+    assert "moved 12.0\"" in at[OVERMOVE]["warnings"][0]["message"]
+    assert not any(w["acknowledged"] for view in at.values() for w in view["warnings"])
+
+
+def test_scrubbing_back_and_forth_gives_the_same_boards(replay_client):
+    seqs = [e["seq"] for e in replay_client.get("/api/replay").get_json()["events"]]
+    forward = [replay_client.get(f"/api/replay/{s}").get_json() for s in seqs]
+    backward = [replay_client.get(f"/api/replay/{s}").get_json() for s in reversed(seqs)]
+    assert backward[::-1] == forward
+
+
+def test_the_replay_follows_the_game_as_it_goes_on(played, replay_client):
+    before = replay_client.get("/api/replay").get_json()["count"]
+    played.controller.command("select", id="sniper-1")
+    listed = replay_client.get("/api/replay").get_json()
+    assert listed["count"] == before + 1 and listed["events"][-1]["kind"] == "select"
+    view = replay_client.get(f"/api/replay/{listed['events'][-1]['seq']}").get_json()
+    assert view["selection"]["model"] == "sniper-1" and where(view, RAIDER) == (*MOVED, MOVED_HEADING)
+
+
+@pytest.mark.parametrize("seq, status", [("abc", 400), ("0", 400), ("-3", 400), ("1.5", 400),
+                                         ("99999", 404)])
+def test_a_bad_seq_is_refused_naming_it(replay_client, seq, status):
+    response = replay_client.get(f"/api/replay/{seq}")
+    assert response.status_code == status
+    assert response.get_json()["field"] == "seq"
+
+
+def test_an_event_of_another_game_is_not_this_games(played, replay_client):
+    old = replay_client.get("/api/replay").get_json()["events"]
+    played.controller.command("new_game")
+    fresh = replay_client.get("/api/replay").get_json()["events"]
+    assert fresh[0]["kind"] == "game_start" and fresh[0]["seq"] > old[-1]["seq"]
+    assert [e["kind"] for e in fresh[1:]] == ["warning"]           # the raider still stands apart
+    response = replay_client.get(f"/api/replay/{old[-1]['seq']}")
+    assert response.status_code == 404 and response.get_json()["field"] == "seq"
+    assert where(replay_client.get(f"/api/replay/{fresh[0]['seq']}").get_json(), RAIDER) == (*MOVED,
+                                                                                              MOVED_HEADING)

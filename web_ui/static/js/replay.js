@@ -1,0 +1,125 @@
+// The game replay: scrub through this game's log and see the board after each event as the table showed
+// it then (where every model stood and faced, the selection and its answers, the last measurement with its
+// error bar, the warnings in force). GET /api/replay lists the events, GET /api/replay/<seq> is one board.
+// Leaving it (Live board) goes back to the live board, which kept following the table meanwhile.
+import { el, getJSON, kv } from "./api.js";
+import { coverCrossed, drawBoard } from "./board.js";
+import { drawOverlays } from "./overlays.js";
+import { drawRuler } from "./ruler.js";
+
+const $ = (id) => document.getElementById(id);
+const words = (key) => String(key ?? "").replace(/_/g, " ");
+const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : String(n ?? "—"));
+// A distance with its 95% interval as ± the half-width (docs/uncertainty.md).
+const distance = (d) => `${fmt(d.distance)}${d.method === "hex" ? " hexes" : '"'}${d.interval
+  ? ` ± ${((d.interval[1] - d.interval[0]) / 2).toFixed(2)}${d.method === "hex" ? " hexes" : '"'}` : ""}`;
+
+const replay = { steps: [], index: -1, view: null, asked: 0 };
+
+// Open the replay on the newest event (or where it was left, when the game has not gone back meanwhile).
+export async function openReplay(app) {
+  app.replay = replay;                 // for the browser tests and curious players
+  $("replay-event").textContent = "Reading the game log…";
+  let steps;
+  try {
+    steps = (await getJSON("/api/replay")).events;
+  } catch (error) {
+    $("replay-event").textContent = error.message;
+    return;
+  }
+  const keep = replay.index >= 0 && replay.index < steps.length && replay.steps[replay.index]?.seq === steps[replay.index].seq;
+  replay.steps = steps;
+  const slider = $("replay-slider");
+  slider.max = String(Math.max(steps.length - 1, 0));
+  slider.disabled = steps.length < 2;
+  await show(keep ? replay.index : steps.length - 1);
+}
+
+// Show the board after the event at `index` (a later request wins over an answer that comes late).
+async function show(index) {
+  if (!replay.steps.length) return;
+  index = Math.max(0, Math.min(index, replay.steps.length - 1));
+  replay.index = index;
+  $("replay-slider").value = String(index);
+  const step = replay.steps[index];
+  $("replay-pos").textContent = `Event ${index + 1} of ${replay.steps.length}`
+    + `${step.ts ? ` · ${new Date(step.ts * 1000).toLocaleTimeString()}` : ""}`;
+  $("replay-event").textContent = step.summary;
+  for (const [id, off] of [["replay-first", index === 0], ["replay-prev", index === 0],
+    ["replay-next", index === replay.steps.length - 1], ["replay-last", index === replay.steps.length - 1]])
+    $(id).disabled = off;
+  const asked = ++replay.asked;
+  let view;
+  try {
+    view = await getJSON(`/api/replay/${step.seq}`);
+  } catch (error) {
+    if (asked === replay.asked) $("replay-answers").replaceChildren(el("p", {}, error.message));
+    return;
+  }
+  if (asked !== replay.asked) return;
+  replay.view = view;
+  render(view);
+}
+
+function render(view) {
+  const p = view.phase || {};
+  const phase = words(p.phase);
+  $("replay-phase").textContent = p.phase ? `${phase[0].toUpperCase()}${phase.slice(1)} phase · turn ${p.turn}${p.player != null
+    ? ` · player ${p.player}` : ""}` : "";
+  const open = (view.warnings || []).filter((w) => !w.acknowledged);
+  if (view.scene) drawReplayBoard(view, new Set(open.flatMap((w) => w.units || [])));
+  renderAnswers(view);
+  $("replay-warnings").replaceChildren(...(view.warnings || []).map((w) => el("div", { class: "card warning" },
+    el("p", {}, el("strong", {}, `⚠ ${words(w.kind || "warning")}: `), w.message || "",
+      w.acknowledged ? el("small", {}, " (acknowledged)") : null))));
+}
+
+function drawReplayBoard(view, warnUnits) {
+  const svg = $("replay-board"), scene = view.scene, sel = view.selection || {};
+  const pxPerInch = svg.getBoundingClientRect().width / (scene.board?.width ?? 48) || 8;
+  const ends = [sel.model, sel.target].map((id) => scene.models.find((m) => m.id === id)).filter(Boolean);
+  const los = sel.los;
+  const line = los?.line || (los && ends.length === 2 ? ends.map((m) => [m.x, m.y]) : null);
+  const drawn = { selected: [sel.model, sel.target].filter(Boolean), warnUnits, pxPerInch,
+                  sight: line ? { ...los, line } : null, blockers: los?.blocked_by || [],
+                  covers: line ? coverCrossed(scene, line) : [], coverFrom: los?.cover_from || null,
+                  zones: sel.deployment?.zones };
+  drawBoard(svg, scene, drawn);
+  drawOverlays(svg, scene, drawn);
+  drawRuler(svg, sel.ruler, null, pxPerInch);
+}
+
+// The selection's answers then, and the last measurement standing (as logged, with its error bar).
+function renderAnswers(view) {
+  const sel = view.selection || {}, parts = [];
+  if (sel.model) {
+    const rows = [];
+    if (sel.distance?.distance !== undefined) rows.push(["distance", distance(sel.distance)]);
+    if (sel.band?.band) rows.push(["range band", `${words(sel.band.band)}${sel.band.weapon ? ` (${sel.band.weapon})` : ""}`]);
+    if (sel.los) rows.push(["line of sight", sel.los.visible ? "clear" : `blocked${(sel.los.blocked_by || []).length
+      ? ` by ${sel.los.blocked_by.join(", ")}` : ""}`]);
+    parts.push(el("h3", {}, `Selected: ${sel.model}${sel.target ? ` → ${sel.target}` : ""}`), kv(rows));
+  }
+  const m = view.measure;
+  if (m) {
+    const a = m.answer || {};
+    const rows = [];
+    if (a.distance !== undefined) rows.push(["distance", distance(a)]);
+    if (a.band) rows.push(["range band", words(a.band)]);
+    if (a.visible !== undefined) rows.push(["line of sight", a.visible ? "clear" : "blocked"]);
+    parts.push(el("h3", {}, `Measured ${words(m.question)} ${(m.args || []).join(" → ")}`,
+      el("small", {}, ` (event ${replay.steps.findIndex((s) => s.seq === m.seq) + 1})`)), kv(rows),
+    a.too_close_to_call ? el("p", { class: "hint close-call" }, "too close to call — measure by hand") : null);
+  }
+  if (sel.ruler) parts.push(el("p", {}, `Ruler: ${sel.ruler.distance.toFixed(2)}"`));
+  $("replay-answers").hidden = !parts.length;
+  $("replay-answers").replaceChildren(...parts.filter(Boolean));
+}
+
+export function replayControls() {
+  $("replay-first").addEventListener("click", () => show(0));
+  $("replay-prev").addEventListener("click", () => show(replay.index - 1));
+  $("replay-next").addEventListener("click", () => show(replay.index + 1));
+  $("replay-last").addEventListener("click", () => show(replay.steps.length - 1));
+  $("replay-slider").addEventListener("input", (event) => show(Number(event.target.value)));
+}
