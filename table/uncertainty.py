@@ -9,7 +9,10 @@ absent means exact, and then answers are untouched. With them:
   list) the answer says `"too_close_to_call": true` and `"could_be": {field: [at near end, at far end]}`;
 - any other question (cohesion, melee, los, arc, charge, ...) is asked again on scenes with every
   position (and heading) drawn from its error (a fixed seed, so the same scene gives the same answer);
-  a verdict that differs in at least 2.5% of them is too close to call, naming the other value seen.
+  a verdict that differs in at least 2.5% of them is too close to call, naming the other value seen;
+- a sight line also gets its `"margin"`: how far (inches) the line between the two models or units must
+  move sideways, both ends together, to change whether the target is seen (the clearance past the
+  nearest blocker, or how deep into one it runs), or null when no shift up to 2" changes it.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ Z95 = 1.959963984540054  # two-sided 95% of a normal
 SAMPLES = 120  # scenes drawn for a question without a single line to move along
 TAIL = 0.025  # a verdict this likely or more is not ruled out (one side of 95%)
 SEED = 15
+MARGIN_LIMIT = 2.0  # inches: a sight line this far from changing is not near any threshold
+MARGIN_STEP = 0.005  # the margin's precision, inches
 SKIPPED = frozenset({"report"})  # the whole board (and questions that roll dice, which take a seed)
 MEASURES = frozenset({"distance", "interval", "line", "from", "to", "seed", "method", "measure"})
 
@@ -145,3 +150,35 @@ def _flag(answer: dict[str, Any], differ: dict[str, list[Any]]) -> dict[str, Any
     if differ:
         answer["could_be"] = differ
     return answer
+
+
+def sideways_margin(scene: Scene, a: Model, b: Model, ids: set[str], field: str, name: str, args: list[str],
+                    ask: Ask) -> float | None:
+    """The smallest sideways shift (inches, either side) of the models in `ids`, across the line from a
+    to b, that changes the answer's `field`; None when no shift up to MARGIN_LIMIT does."""
+    length = math.dist(a.position, b.position)
+    if length < 1e-9:
+        return None
+    nx, ny = (a.y - b.y) / length, (b.x - a.x) / length
+
+    def value(shift: float) -> Any:
+        try:
+            answer = ask(moved(scene, ids, nx * shift, ny * shift), name, args)
+        except TableError as exc:  # shifted off the board or onto something the question refuses
+            return f"refused: {exc}"
+        return answer.get(field) if isinstance(answer, dict) else None
+
+    exact = value(0.0)
+    found: list[float] = []
+    for side in (1.0, -1.0):
+        inside, step = 0.0, MARGIN_STEP
+        while step <= MARGIN_LIMIT and value(side * step) == exact:
+            inside, step = step, min(2 * step, MARGIN_LIMIT) if step < MARGIN_LIMIT else 2 * step
+        if step > MARGIN_LIMIT:
+            continue
+        outside = step
+        while outside - inside > MARGIN_STEP:
+            middle = (inside + outside) / 2
+            inside, outside = (middle, outside) if value(side * middle) == exact else (inside, middle)
+        found.append((inside + outside) / 2)
+    return round(min(found), 3) if found else None

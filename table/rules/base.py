@@ -25,11 +25,20 @@ from table.scene import Model, Scene, Unit
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def question(name: str) -> Callable[[F], F]:
-    """Mark a method as the answer to `smarttable query SCENE <name> ...`."""
+def question(name: str, by_distance: bool = False, margin: str | None = None) -> Callable[[F], F]:
+    """Mark a method as the answer to `smarttable query SCENE <name> ...`.
+
+    How table/uncertainty.py treats the answer when models carry `sigma`:
+    `by_distance`: the answer turns on how far apart its first two arguments (models or units) stand, so
+    it is asked again at both ends of that distance's 95% interval rather than on many drawn scenes (an
+    answer with a `distance` field is taken so anyway);
+    `margin`: the answer field (a sight line's `visible`) whose margin in inches the answer gives: how far
+    the line between its first two arguments must move sideways to change it."""
 
     def mark(method: F) -> F:
         method.__question__ = name  # type: ignore[attr-defined]
+        method.__by_distance__ = by_distance  # type: ignore[attr-defined]
+        method.__margin__ = margin  # type: ignore[attr-defined]
         return method
 
     return mark

@@ -17,7 +17,7 @@ from table.errors import QueryError
 from table.geometry import centre_distance, edge_distance
 from table.rules.base import Ruleset, question
 from table.scene import Model, Scene, Unit
-from table.uncertainty import SKIPPED, annotate_pair, annotate_sampled, has_uncertainty
+from table.uncertainty import SKIPPED, annotate_pair, annotate_sampled, has_uncertainty, sideways_margin
 
 METHODS = ("centre", "edge")
 
@@ -62,19 +62,25 @@ class InchRuleset(Ruleset):
     def ask(self, name: str, args: list[str], **options: Any) -> Any:
         """The answer, with intervals and "too close to call" where the scene's models carry `sigma`."""
         answer = super().ask(name, args, **options)
-        rolls = "seed" in inspect.signature(getattr(self, self.questions()[name])).parameters
+        method = getattr(self, self.questions()[name])
+        rolls = "seed" in inspect.signature(method).parameters
         if name in SKIPPED or rolls or not has_uncertainty(self.scene):
             return answer
 
         def again(scene: Scene, question_name: str, question_args: list[str]) -> Any:
             return Ruleset.ask(type(self)(scene, self.rulings), question_name, question_args, **options)
 
-        ends = self._two_ends(args) if isinstance(answer, dict) and "distance" in answer else None
-        if ends is not None:
+        ends = self._two_ends(args) if isinstance(answer, dict) else None
+        if ends is not None and (getattr(method, "__by_distance__", False) or "distance" in answer):
             _, a, b = self.closest(*ends)
-            far_side = {m.id for m in ends[1]}
-            return annotate_pair(answer, self.scene, a, b, far_side, name, args, again)
-        return annotate_sampled(answer, self.scene, name, args, again)
+            return annotate_pair(answer, self.scene, a, b, {m.id for m in ends[1]}, name, args, again)
+        answer = annotate_sampled(answer, self.scene, name, args, again)
+        field = getattr(method, "__margin__", None)
+        if ends is not None and field in answer:
+            _, a, b = self.closest(*ends)
+            both = {m.id for m in (*ends[0], *ends[1])}
+            answer["margin"] = sideways_margin(self.scene, a, b, both, field, name, args, again)
+        return answer
 
     def _two_ends(self, args: list[str]) -> tuple[tuple[Model, ...], tuple[Model, ...]] | None:
         """The models the first two arguments name, when both are model or unit ids."""

@@ -150,3 +150,46 @@ def test_a_move_with_an_order_is_sampled_not_refused():
     doc["units"][0]["stats"] = {"movement": 6}
     answer = ask(doc, "move", "a1", "standard", "15.99,10")   # 5.99" of a 6" allowance
     assert answer["legal"] is True and answer["too_close_to_call"] is True
+
+
+@pytest.mark.parametrize("gap, visible", [(0.01, True), (0.1, True), (0.5, True), (-0.3, False)])
+def test_the_sight_line_margin_in_inches(gap, visible):
+    # Age of Tyrants: the centre line y = 10 passes `gap` below a 3" block (a negative gap: it runs 0.3"
+    # into it); the line must move |gap| sideways, both ends together, to touch or clear it
+    block = {"id": "block", "polygon": [[19, 10 + gap], [21, 10 + gap], [21, 12], [19, 12]], "height": 3}
+    answer = ask(aot([model("a1", "a", 10, 10, 0.02), model("b1", "b", 30, 10, 0.02)], [block]), "los", "a1", "b1")
+    assert answer["visible"] is visible
+    assert answer["margin"] == pytest.approx(abs(gap), abs=0.006)
+
+
+def test_synaptik_margin_is_the_clearance_of_the_outermost_sight_line():
+    # true LOS from any point of a 25 mm base: the wall's top edge (y = 10.3) leaves the bases' upper
+    # tangent (y = 10 + 12.5 mm = 10.4921") clear by 0.1921"; no other shift up to 2" changes it
+    wall = {"id": "wall", "polygon": [[19, 5], [21, 5], [21, 10.3], [19, 10.3]], "height": 3, "traits": ["impassable"]}
+    doc = scene([model("a1", "a", 10, 10, 0.02), model("b1", "b", 30, 10, 0.02)])
+    doc["terrain"] = [wall]
+    answer = ask(doc, "los", "a1", "b1")
+    assert answer["visible"] is True and answer["too_close_to_call"] is False
+    assert answer["margin"] == pytest.approx(12.5 / 25.4 - 0.3, abs=0.006)
+
+
+def test_no_margin_when_nothing_is_near():
+    doc = aot([model("a1", "a", 10, 10, 0.02), model("b1", "b", 30, 10, 0.02)])
+    assert ask(doc, "los", "a1", "b1")["margin"] is None
+
+
+@pytest.mark.parametrize("over, reachable, close", [
+    (-0.05, True, True),   # 10" allowance, the path costs 9.95": 0.05" inside, sd 0.0424" on the gap
+    (0.05, False, True),
+    (0.3, False, False),   # 0.3" beyond: more than 1.96 sd
+    (-0.3, True, False),
+])
+def test_a_charge_at_the_edge_of_its_allowance(over, reachable, close):
+    # movement 5: a Charge allows 10"; centre measuring: in melee within 1", so the charge reaches when the
+    # centres are at most 11" apart, in the open (a straight path)
+    doc = scene([model("a1", "a", 10, 10, 0.03), model("b1", "b", 10 + 11 + over, 10, 0.03)])
+    doc["units"][0]["stats"] = {"movement": 5}
+    answer = ask(doc, "charge", "a", "b")
+    assert answer["reachable"] is reachable and answer["too_close_to_call"] is close
+    if close:
+        assert sorted(answer["could_be"]["reachable"]) == [False, True]

@@ -77,7 +77,7 @@ class AgeOfTyrants(Transports, BatchReport):
         _, _, d = self.closest_bases(a, b)
         return {"from": a, "to": b, "distance": round(d, 4), "method": self.method}
 
-    @question("los")
+    @question("los", margin="visible")
     def los(self, a: str, b: str) -> dict[str, Any]:
         """Centre-line LOS; between units, the closest pair of bases that see each other."""
         pairs = sorted(((ma, mb) for ma in self.bases(a) for mb in self.bases(b) if ma.id != mb.id),

@@ -178,7 +178,7 @@ class Synaptik(InchRuleset):
             answers.append(answer)
         return answers
 
-    @question("los")
+    @question("los", margin="visible")
     def los(self, a: str, b: str) -> dict[str, Any]:
         """Line of sight from any model of A to any model of B, and the cover B gets."""
         return self.los_answers([self.sight.between(self.models_for(a), self.models_for(b))])[0]
@@ -321,7 +321,7 @@ class Synaptik(InchRuleset):
                 "climbed": list(cost.climbed), "melee": enemies, "legal": not problems, "problems": problems,
                 "path": [list(p) for p in path]}
 
-    @question("charge")
+    @question("charge", by_distance=True)
     def charge(self, unit_id: str, target_id: str) -> dict[str, Any]:
         """Can a unit, on a Charge, bring a model within 1\" of a model of the target unit?"""
         unit, target = self.unit(unit_id), self.unit(target_id)
