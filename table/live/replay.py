@@ -87,6 +87,7 @@ class Replay:
         self._events: list[dict[str, Any]] = []
         self._seqs: list[int] = []
         self._checkpoints: list[Point] = []        # [k]: the point after event k * every
+        self._frontier = Point(Session())          # the point after the last event loaded
         self._cursor: tuple[int, Point] | None = None
         self._views: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self._answers = AnswerCache()
@@ -118,11 +119,16 @@ class Replay:
         """Take up the game's events logged since the last call (all of them for another game)."""
         if game != self._game:
             self._game, self._events, self._seqs, self._checkpoints = game, [], [], []
-            self._cursor, self._origin = None, None
+            self._frontier, self._cursor, self._origin = Point(Session()), None, None
             self._views.clear()
         fresh = self._fetch(game, self._seqs[-1] if self._seqs else 0)
-        self._events += fresh
-        self._seqs += [int(e["seq"]) for e in fresh]
+        for event in fresh:               # checkpoints as the events come: no step replays more than `every`
+            self._frontier.advance(event)
+            self.applied += 1
+            if len(self._events) % self.every == 0:
+                self._checkpoints.append(self._frontier.copy())
+            self._events.append(event)
+            self._seqs.append(int(event["seq"]))
         if self._origin is None and self._events and self._events[0].get("kind") == "game_start":
             try:
                 self._origin = parse_scene(self._events[0]["scene"], "game_start.scene")
@@ -131,16 +137,13 @@ class Replay:
 
     def _point(self, index: int) -> Point:
         """The point after event `index`: from the cursor or the nearest checkpoint before it."""
-        k = min(index // self.every, len(self._checkpoints) - 1)
-        start, point = (k * self.every, self._checkpoints[k]) if k >= 0 else (-1, Point(Session()))
+        start, point = index // self.every * self.every, self._checkpoints[index // self.every]
         if self._cursor is not None and start <= self._cursor[0] <= index:
             start, point = self._cursor
         point = point.copy()
         for i in range(start + 1, index + 1):
             point.advance(self._events[i])
             self.applied += 1
-            if i % self.every == 0 and i // self.every == len(self._checkpoints):
-                self._checkpoints.append(point.copy())
         self._cursor = (index, point)
         return point
 
