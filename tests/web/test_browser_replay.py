@@ -34,6 +34,21 @@ def assert_drawn_at(page, where: tuple[float, float]) -> None:
                                                                    abs=1.5)
 
 
+def drag_with_a_thumb(page, selector: str) -> None:
+    """A finger put on the right end of the element and slid past its left end (touch events, as a phone
+    sends them: Chrome DevTools Protocol's Input.dispatchTouchEvent)."""
+    box = page.locator(selector).bounding_box()
+    y = box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": box["x"] + box["width"] - 6,
+                                                                                  "y": y}]})
+    for k in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": box["x"] + box["width"] - 6 - k * (box["width"] + 20) / 10, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp_path):
     game = play(tmp_path)
     server = LiveServer(make_app(game.controller, tmp_path))
@@ -50,13 +65,7 @@ def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp
         expect(warnings).not_to_contain_text("moved 12.0")
         assert_drawn_at(phone, MOVED)
 
-        slider = phone.locator("#replay-slider")                 # drag the scrubber to its start
-        box = slider.bounding_box()
-        phone.mouse.move(box["x"] + box["width"] - 8, box["y"] + box["height"] / 2)
-        phone.mouse.down()
-        phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=5)
-        phone.mouse.move(box["x"] - 20, box["y"] + box["height"] / 2, steps=5)
-        phone.mouse.up()
+        drag_with_a_thumb(phone, "#replay-slider")              # the scrubber back to its start
         expect(phone.locator("#replay-pos")).to_contain_text("Event 1 of 9")
         expect(event).to_have_text("New game: synaptik, 8 models.")
         assert_drawn_at(phone, START)
@@ -98,6 +107,13 @@ def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp
         expect(view).to_be_hidden()
         live_at = phone.evaluate(TO_SCREEN, RAIDER)
         assert drawn_at(phone, "board", RAIDER) == pytest.approx(live_at, abs=1.5)
+
+        measured = next(e["seq"] for e in game.controller.gamelog.events(game.controller.game)
+                        if e["kind"] == "measure")
+        phone.goto(f"{server.url}/#replay/{measured}")           # a link to one event, as a judge gets it
+        expect(event).to_have_text('Measured distance rifles-1 → raiders-1: 32.06" ± 0.06".')
+        expect(phone.locator("#replay-pos")).to_contain_text("Event 4 of 9")
+        assert_drawn_at(phone, START)
     finally:
         server.close()
         game.controller.close()

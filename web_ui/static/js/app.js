@@ -533,7 +533,7 @@ function route() {
     if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
   if (view === "log") refreshLog(app.state?.scene);
-  if (view === "replay") openReplay(app);
+  if (view === "replay") openReplay(app, Number(sub) || null);
   showSetup(view === "setup" ? sub || "camera" : null, app);
 }
 

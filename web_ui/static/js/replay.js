@@ -16,8 +16,9 @@ const distance = (d) => `${fmt(d.distance)}${d.method === "hex" ? " hexes" : '"'
 
 const replay = { steps: [], index: -1, view: null, asked: 0 };
 
-// Open the replay on the newest event (or where it was left, when the game has not gone back meanwhile).
-export async function openReplay(app) {
+// Open the replay on the event numbered `seq` (a link: #replay/<seq>), else where it was left (when the
+// game has not gone back meanwhile), else on the newest.
+export async function openReplay(app, seq = null) {
   app.replay = replay;                 // for the browser tests and curious players
   $("replay-event").textContent = "Reading the game log…";
   let steps;
@@ -28,11 +29,12 @@ export async function openReplay(app) {
     return;
   }
   const keep = replay.index >= 0 && replay.index < steps.length && replay.steps[replay.index]?.seq === steps[replay.index].seq;
+  const linked = steps.findIndex((step) => step.seq === seq);
   replay.steps = steps;
   const slider = $("replay-slider");
   slider.max = String(Math.max(steps.length - 1, 0));
   slider.disabled = steps.length < 2;
-  await show(keep ? replay.index : steps.length - 1);
+  await show(linked >= 0 ? linked : keep ? replay.index : steps.length - 1);
 }
 
 // Show the board after the event at `index` (a later request wins over an answer that comes late).
@@ -42,6 +44,7 @@ async function show(index) {
   replay.index = index;
   $("replay-slider").value = String(index);
   const step = replay.steps[index];
+  history.replaceState(null, "", `#replay/${step.seq}`);      // a link to this event (a judge's, say)
   $("replay-pos").textContent = `Event ${index + 1} of ${replay.steps.length}`
     + `${step.ts ? ` · ${new Date(step.ts * 1000).toLocaleTimeString()}` : ""}`;
   $("replay-event").textContent = step.summary;
