@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-import table.live.outputs as outputs
+import table.live.answering as answering
 from table.config import Config, validate
 from table.hw import build_hardware
 from table.live.controller import TableController
@@ -190,8 +190,8 @@ def replay(config: Config, frames: list[np.ndarray], slowdown: float | None = No
                 now[stage] = now.get(stage, 0.0) + time.process_time() - start
         return run
 
-    answers_for, process = outputs.answers_for, controller.process
-    outputs.answers_for = timed("answers", answers_for)
+    answers_for, process = answering.answers_for, controller.process
+    answering.answers_for = timed("answers", answers_for)
     controller.observe = timed("observe", controller.observe)
     controller._refresh = timed("refresh", controller._refresh)
 
@@ -223,7 +223,7 @@ def replay(config: Config, frames: list[np.ndarray], slowdown: float | None = No
             cpu_clock(frames, fps, slowdown, lambda frame: controller.process(frame, wait=False))
         controller.settle()
     finally:
-        outputs.answers_for = answers_for
+        answering.answers_for = answers_for
     return timings, controller, len(frames)
 
 

@@ -98,7 +98,7 @@ def run_loop(config, frames: int, inline: bool = False) -> LoopRun:
         latency: list[float] = []
         committed: list[float] = []          # frame-in to its events on disk, for frames with events
         submitted: list[float] = []
-        real_emit_all, real_commit = controller.emit_all, controller._commit
+        real_emit_all, real_commit = controller.journal.emit_all, controller.journal._commit
         started = 0.0
 
         def emit_all(events):
@@ -110,14 +110,14 @@ def run_loop(config, frames: int, inline: bool = False) -> LoopRun:
             real_commit(game, events)
             committed.append(time.perf_counter() - submitted.pop(0))
 
-        controller.emit_all, controller._commit = emit_all, commit
+        controller.journal.emit_all, controller.journal._commit = emit_all, commit  # type: ignore[method-assign]
         for frame in scripted_frames(config, frames):
             started = time.perf_counter()
             controller.process(frame, wait=inline)   # on return the strip shows this frame's answer
             latency.append(time.perf_counter() - started)
         controller.settle()
         run = LoopRun(latency, in_pipeline, committed, len(controller.gamelog.events(controller.game)),
-                      len(writes), controller._answer_cache.asked, controller.state.selected)
+                      len(writes), controller.answers.bands.asked, controller.state.selected)
         controller.close()
     return run
 

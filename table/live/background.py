@@ -5,18 +5,17 @@ Jobs run one at a time in the order submitted; `submit` returns a `Future`. When
 empty after a job, `on_idle` runs (the controller publishes its snapshot then), and `settle()`
 waits for that moment.
 
-Python runs one thread at a time (the GIL): a busy worker would make the frame thread wait up to
-the interpreter's switch interval (5 ms by default) each time it wants the GIL back. So the worker
-lowers the switch interval to SWITCH_INTERVAL_S, and a CPU-bound job (`polite=True`) waits until
-the frame thread says it is not in its own work (`frame_idle`, set between frames and while the
-frame is in the vision pipeline, which releases the GIL).
+Python runs one thread at a time (the GIL), so a CPU-bound job (`polite=True`) waits until the
+frame thread says it is not in its own work (`frame_idle`, set between frames and while the frame is
+in the vision pipeline, which releases the GIL). The interpreter's switch interval stays Python's
+own: lowering it bought the LED path nothing measurable (bench/bench_switch.py, docs/running.md).
+The threads and their locks: table/live/controller.py.
 """
 
 from __future__ import annotations
 
 import logging
 import queue
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -25,7 +24,6 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 Job = tuple[Callable[[], Any], "Future[Any]", bool]      # the work, its future, polite
-SWITCH_INTERVAL_S = 0.0005
 POLITE_WAIT_S = 0.1        # a polite job waits at most this long for the frame thread
 
 
@@ -36,7 +34,6 @@ class Background:
         self.on_idle = on_idle
         self.frame_idle = threading.Event()
         self.frame_idle.set()
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._cond = threading.Condition()
         self._submitted = self._finished = 0

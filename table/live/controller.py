@@ -1,65 +1,92 @@
 """The live table: frames in, rule answers, LEDs and an immutable snapshot out.
 
-`TableController` wires the parts: a capture thread (newest frame only) feeds the vision
-pipeline; observations become game events (moves, pointer selections); the rule system's answers
-become LED colours; the web panel reads `snapshot()` and sends `command()`s; buttons send the same
-commands.
+`TableController` composes the parts, each owning its own state, in the order a frame goes through
+them:
 
-The frame-to-LED path does only what the LEDs need. The slow rest runs on one background worker
-(table/live/background.py): committing the events to the game log, and the rule system's full
-situation report behind the warnings. A snapshot is published only once every event it reflects
-is committed, and a command returns only then, so nothing the panel has seen can be lost to a power
-cut. A move the LEDs showed but the log had not yet committed is found again when the camera sees
-the model on restart (first sightings become placement moves).
+    Sightings (what the camera saw)  ->  Journal (the session; its events committed to the game log)
+      ->  Answering and Reports (the rule system's answers)  ->  Standing (the warnings)
+      ->  the highlight regions (display.py)  ->  LedOutput (strip, turn and status LEDs)
+      ->  Publisher (the snapshot the panel reads)
+
+The panel sends `command()`s; buttons send the same commands. The frame-to-LED path does only what
+the LEDs need; committing the events and the full situation report run on one background worker
+(table/live/background.py). A snapshot is published only once every event it reflects has been
+tried on disk, and a command returns only once its events are on disk, so nothing the panel has
+seen can be lost to a power cut. A move the LEDs showed but the log had not yet committed is found
+again when the camera sees the model on restart (first sightings become placement moves).
+
+Threads: who runs where, what is shared, which lock guards it (the one place this is written down)
+
+- The loop thread (`table-loop`, `_loop` -> `process`): takes the newest frame from the capture
+  slot, runs the vision pipeline without any lock, then holds the controller's `_lock` while
+  `Sightings` turns the observation into events, the `Journal` applies them, and `_refresh` asks
+  `Answering`, updates `Standing`, writes the LEDs (`LedOutput`) and publishes (`Publisher`).
+- The capture thread (`Capture`): reads the camera into a one-frame slot (`LatestFrame`, guarded
+  by its own condition); reports the camera's state through `camera_status`, under `_lock`.
+- The background worker (`Background`, one thread, jobs in order): commits each batch of events
+  (`Journal._commit`; `_unsaved` is the worker's alone; the counters and the log's status are
+  guarded by the journal's condition), makes the situation report for a new scene
+  (`Reports._make`; the hand-over is guarded by the reports' own lock) and, when its queue runs
+  empty, `_settled`: takes `_lock` and refreshes, which publishes what is now committed.
+  A retry timer thread (the journal's) only submits a job to the worker.
+- The panel's threads (waitress) and MQTT's command thread: `command` checks the parameters,
+  takes `_lock` to run the handler and refresh, then waits, without `_lock`, on the journal's
+  condition for the commit and on the worker for the snapshot. Reads (`snapshot`,
+  `wait_for_change`, SSE) take only the publisher's condition. `camera_jpeg` copies the newest
+  frame under `_lock` and encodes it on the camera view's own thread.
+- gpiozero's button thread: `ButtonActions` sends commands, as the panel does.
+
+`_lock` (an RLock: a command's handler emits events and refreshes inside it) guards everything
+not named above: the session, the sightings, the answers, the warnings, the LED output, `status`.
+Lock order: `_lock`, then the journal's condition, the reports' lock or the publisher's condition;
+nothing holding one of those takes `_lock`. Nobody waits for the worker while holding `_lock`,
+except `start_game`, whose job takes no lock.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import random
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from table import strictjson
 from table.config import Config
 from table.errors import ConfigError, QueryError, StorageError, TableError
 from table.hw import TableHardware
-from table.live import highlight, markers
+from table.live import close_call, highlight, markers
+from table.live.answering import Answering, Reports
 from table.live.background import Background
 from table.live.camera_view import OncePerFrame
 from table.live.capture import Capture, LatestFrame, SourceOpener
-from table.live.display import AnswerCache
+from table.live.display import regions_for
 from table.live.gamelog import GameLog
-from table.live.hex_tracking import HexTracker
+from table.live.journal import Journal
+from table.live.led_output import LedOutput, status_led
 from table.live.leds import LedLayout
 from table.live.live_games import LiveGames
-from table.live.observe import move_events, pointed_model
-from table.live.outputs import Outputs
+from table.live.publisher import Publisher
 from table.live.replay import Replay
-from table.live.session import GameState, Session, new_game
-from table.live.sigmas import Sigmas, model_sigmas
+from table.live.session import GameState, Session
+from table.live.sightings import Sightings
+from table.live.sigmas import Sigmas
 from table.live.table_commands import COMMANDS, ButtonActions, check_params, handler
-from table.rules import get_ruleset
+from table.live.warnings import Standing
 from table.rules.base import Ruleset
 from table.scene import Scene, parse_scene
 from table.snapshot import Snapshot
 from vision.types import Frame, Observation
 
 log = logging.getLogger(__name__)
-RETRY_S = 1.0              # a refused write to the game log is tried again this often
-
 
 
 class Pipeline(Protocol):
     def process(self, frame: Frame) -> Observation: ...
 
 
-class TableController(Outputs):
+class TableController:
     """The control loop and the game; implements the web panel's Controller protocol."""
 
     def __init__(self, config: Config, *, hardware: TableHardware, layout: LedLayout, log_: GameLog,
@@ -70,45 +97,27 @@ class TableController(Outputs):
         self.config, self.hw, self.layout, self.gamelog = config, hardware, layout, log_
         self.pipeline, self.open_source, self.clock, self.backoff = pipeline, open_source, clock, backoff
         self.rng = random.Random(seed)
-        self.session = Session()
         self._lock = threading.RLock()
-        self._snap_cond = threading.Condition()
         self.status: dict[str, Any] = {"camera": "starting" if open_source else "none", "camera_detail": "",
                                        "calibration": "unknown", "frames": 0, "dropped": 0, "bad_frames": 0,
-                                       "last_error": "", "resumed": False,
-                                       "log": "ok", "log_detail": ""}
+                                       "last_error": "", "resumed": False}
         self._last_error_at = -math.inf
-        self._seen: dict[int, tuple[float, float]] = {}
-        self._sighted: dict[int, tuple[float, bool]] = {}   # marker -> (last seen, occluded then)
-        self._sigmas: dict[int, tuple[float, float]] = {}   # marker -> (sigma ", heading_sigma deg), rounded
-        self._led_positions = [list(p) for p in layout.positions]
-        self._synced: set[int] = set()
-        self._pointer_pick: str | None = None
-        self._warnings: list[dict[str, Any]] = []
-        self._cache: dict[str, Any] = {}
-        self.frame: tuple[highlight.RGB, ...] = ()
-        self._snapshot = Snapshot(0, {}, "", {}, {})
-        self._published_key: tuple[Any, ...] = ()
-        self._published_at = -math.inf
-        self._threads: list[threading.Thread] = []
         self._latest: Frame | None = None
         self._capture: Capture | None = None
+        self._threads: list[threading.Thread] = []
         self._stopping = threading.Event()
-        self._answer_cache = AnswerCache()
         self._camera_view = OncePerFrame()
         self.on_rotate_pin: list[Callable[[], Any]] = []       # the panel's PIN rotation (web_ui/app.py)
-        self._commit_lock = threading.Lock()
-        self._commit_cond = threading.Condition(self._commit_lock)
-        self._uncommitted = 0                      # event batches applied, their commit not yet tried
-        self._emitted = self._attempted = self._committed = 0   # event batches applied / tried / on disk
-        self._unsaved: list[tuple[int, list[dict[str, Any]]]] = []   # on the worker: refused by the log
-        self._retry: threading.Timer | None = None
-        self._fresh_report: tuple[Scene, dict[str, Any] | None] | None = None   # from the worker
-        self._report_asked: Scene | None = None
-        self.hexes = HexTracker()
+        self._background = Background(self._settled)
+        self.journal = Journal(log_, self._background)
+        self.sightings = Sightings(config["tracking"]["move_threshold_in"], config["markers"]["pointer_id"])
+        self.answers = Answering(self._error)
+        self.reports = Reports(self._background)
+        self.warnings = Standing()
+        self.leds = LedOutput(hardware, layout)
+        self.publisher = Publisher(layout, clock)
         self.games = LiveGames()
         self.replays = Replay(lambda game, after: self.gamelog.events(game, after=after))
-        self._background = Background(self._settled)
         self.buttons = ButtonActions(self)
         hardware.on_button(self.buttons.pressed)
         self._resume_or_start(scene)
@@ -119,48 +128,37 @@ class TableController(Outputs):
     # ------------------------------------------------------------ game and log
 
     def _resume_or_start(self, scene: Scene | None) -> None:
-        game = self.gamelog.current_game()
-        if game is not None:
-            raised: dict[str, dict[str, Any]] = {}     # warnings the log holds as still standing
-            for event in self.gamelog.events(game):
-                try:
-                    self.session.apply(event)
-                except TableError as exc:  # an event this version cannot apply: keep the rest
-                    log.warning("game log event %s skipped: %s", event.get("seq"), exc)
-                if event["kind"] == "warning":
-                    raised[event["id"]] = {"id": event["id"], "kind": event.get("warning"),
-                                           "message": event.get("message", ""),
-                                           "units": event.get("units", [])}
-                elif event["kind"] == "warning_cleared":
-                    raised.pop(event["id"], None)
-            if self.session.state is not None:
-                self.game, self.status["resumed"] = game, True
-                self._warnings = list(raised.values())
-                return
+        standing = self.journal.resume()
+        if standing is not None:
+            self.status["resumed"] = True
+            self.warnings.current = standing
+            return
         if scene is None:
             raise ConfigError("no game to resume and no scene to start one: set [game] scene or use --demo")
         self.start_game(scene)
 
     def start_game(self, scene: Scene) -> None:
-        event = new_game(scene, self.rng.randrange(2**31))
-        session = Session()
-        session.apply(event)
         with self._lock:
-            # on the worker, after every event of the game before it is committed
-            started = self._background.submit(lambda: self.gamelog.start_game(scene.ruleset, event))
-            try:
-                self.game = started.result()
-            except (sqlite3.Error, OSError) as exc:
-                raise StorageError(f"not saved: game log: cannot start a game ({exc})") from None
-            self.session = session
-            self._synced.clear()
-            self.hexes.reset()
-            self._warnings = []
+            self.journal.start_game(scene, self.rng.randrange(2**31))
+            self.sightings.new_game()
+            self.warnings.current = []
+
+    @property
+    def session(self) -> Session:
+        return self.journal.session
+
+    @property
+    def game(self) -> int:
+        return self.journal.game
 
     @property
     def state(self) -> GameState:
-        assert self.session.state is not None
-        return self.session.state
+        return self.journal.state
+
+    @property
+    def frame(self) -> tuple[highlight.RGB, ...]:
+        """The LED frame last rendered."""
+        return self.leds.frame
 
     def emit(self, event: dict[str, Any]) -> GameState:
         """Check and apply one event, and have it committed to the log (see `emit_all`)."""
@@ -169,79 +167,15 @@ class TableController(Outputs):
     def emit_all(self, events: list[dict[str, Any]]) -> GameState:
         """Check every event, apply them all (or none), and queue them to be committed in one
         transaction; no snapshot is published until the worker has tried to commit them."""
-        if events:
-            try:
-                strictjson.dumps(events)
-            except ValueError as exc:            # a non-finite number: never stored, never shown
-                raise QueryError(f"{events[0]['kind']}: {exc}") from None
-            trial = self.session.copy()
-            for event in events:
-                trial.apply(event)
-            self.session = trial
-            with self._commit_lock:
-                self._uncommitted += 1
-                self._emitted += 1
-                self._background.submit(lambda game=self.game: self._commit(game, events))
-        return self.state
-
-    def _commit(self, game: int, events: list[dict[str, Any]]) -> None:
-        """On the worker: queue one batch of events behind any the log refused, and write them."""
-        self._unsaved.append((game, events))
-        try:
-            self._flush()
-        finally:
-            with self._commit_cond:
-                self._uncommitted -= 1
-                self._attempted += 1
-                self._commit_cond.notify_all()
-
-    def _flush(self) -> None:
-        """On the worker: write the unsaved batches in order; on a failure keep them, show the fault
-        and try again in RETRY_S."""
-        while self._unsaved:
-            game, events = self._unsaved[0]
-            try:
-                self.gamelog.append_all(game, events)
-            except (sqlite3.Error, OSError) as exc:       # a full disk, a lock held elsewhere
-                self._log_failed(f"game log: cannot write ({exc}); {len(self._unsaved)} change(s) not "
-                                 f"saved yet, retrying")
-                return
-            self._unsaved.pop(0)
-            with self._commit_lock:
-                self._committed += 1
-        # the status is written here without the controller's lock: start_game waits for this worker
-        notice = self.gamelog.take_notice()
-        if notice:
-            self.status.update(log="recovered", log_detail=notice)
-        elif self.status["log"] == "fault":
-            log.warning("game log: writing again; every change is saved")
-            self.status.update(log="ok", log_detail="")
-
-    def _log_failed(self, message: str) -> None:
-        log.error("%s", message)
-        self.status.update(log="fault", log_detail=message)
-        if not self._stopping.is_set() and (self._retry is None or not self._retry.is_alive()):
-            self._retry = threading.Timer(RETRY_S, self._retry_flush)
-            self._retry.daemon = True
-            self._retry.start()
-
-    def _retry_flush(self) -> None:
-        try:
-            self._background.submit(self._flush)
-        except RuntimeError:         # the worker is closed: the table is stopping
-            pass
+        return self.journal.emit_all(events)
 
     def _wait_saved(self, upto: int, timeout: float = 10.0) -> None:
         """Wait until the worker has tried to write every batch up to number `upto`; StorageError
         unless they are all on disk, else wait for the snapshot that shows them."""
-        with self._commit_cond:
-            tried = self._commit_cond.wait_for(lambda: self._attempted >= upto, timeout)
-            saved = self._committed >= upto
-        if not saved:
-            why = self.status["log_detail"] if self.status["log"] == "fault" else \
-                "game log: the write did not finish in time" if not tried else "game log: not written"
-            with self._snap_cond:      # the panel shows the fault by the time the refusal arrives
-                self._snap_cond.wait_for(lambda: self._snapshot.status.get("log") == "fault", 2.0)
+        why = self.journal.wait_tried(upto, timeout)
+        if why:
+            # the panel shows the fault by the time the refusal arrives
+            self.publisher.wait_for(lambda s: s.status.get("log") == "fault", 2.0)
             raise StorageError(f"not saved: {why}")
         self.settle()
 
@@ -268,6 +202,8 @@ class TableController(Outputs):
     # ------------------------------------------------------------ commands (panel, buttons)
 
     def command(self, name: str, **params: Any) -> dict[str, Any]:
+        """Run a command (QueryError naming a bad or unknown parameter); return once its events
+        are on disk and the snapshot shows them (StorageError if the log refused them)."""
         run = handler(self, name)
         if run is None:
             raise QueryError(f"unknown command {name!r} (known: {', '.join(sorted(COMMANDS))})")
@@ -275,30 +211,20 @@ class TableController(Outputs):
         with self._lock:
             result = run(self, **params)
             self._refresh()
-            with self._commit_lock:
-                upto = self._emitted
+            upto = self.journal.emitted
         self._wait_saved(upto)
         return result
 
     def model_sigmas(self) -> Sigmas:
         """How sure the camera is of each model now: model id -> (sigma inches, heading_sigma degrees)."""
-        return model_sigmas(self.state.markers(), self._sigmas)
+        return self.sightings.sigmas(self.state)
 
     def ruleset(self) -> Ruleset | None:
         """The rule system for the current scene and rulings (None if the rulings do not fit it)."""
-        state = self.state
-        key = (id(state.scene), json.dumps(state.rulings, sort_keys=True))
-        if self._cache.get("ruleset_key") != key:
-            try:
-                ruleset: Ruleset | None = get_ruleset(state.scene.ruleset)(state.scene, state.rulings)
-            except TableError as exc:
-                self._error(f"rule system: {exc}")
-                ruleset = None
-            self._cache.update(ruleset_key=key, ruleset=ruleset)
-        return self._cache["ruleset"]
+        return self.answers.ruleset(self.state)
 
     def current_warnings(self) -> list[dict[str, Any]]:
-        return list(self._warnings)
+        return list(self.warnings.current)
 
     # ------------------------------------------------------------ frames
 
@@ -307,6 +233,8 @@ class TableController(Outputs):
         the snapshot follow on the worker (`wait`: return only once they are done; the loop thread
         does not wait)."""
         try:
+            if self.pipeline is None:
+                raise ConfigError("the controller has no vision pipeline")
             observation = self.pipeline.process(frame)
         except Exception as exc:  # a bad frame must never stop the table
             with self._lock:
@@ -332,30 +260,8 @@ class TableController(Outputs):
     def observe(self, obs: Observation) -> None:
         """Turn what the camera saw into game events: moves, first placements, pointer selection."""
         self.status["calibration"] = "ok" if obs.calibrated else "uncalibrated"
-        if not obs.calibrated:
-            return
-        events = move_events(self.state, obs, self._synced, self.config["tracking"]["move_threshold_in"])
-        self._seen = {m: (p.x, p.y) for m, p in obs.markers.items()}
-        now = self.clock()
-        self._sighted.update({m: (now, p.occluded) for m, p in obs.markers.items()})
-        self._sigmas.update({m: (round(p.sigma, 3), round(p.heading_sigma, 1))
-                             for m, p in obs.markers.items() if p.sigma > 0})
-        snapper = self.hexes.snapper(self.state)
-        if snapper is not None:
-            for event in events:
-                event["hex"] = list(snapper.snap(event["model"], *event["to"]))
-            events += self.games.camera_moves(self.state, events)
-        pointer_id = self.config["markers"]["pointer_id"]
-        pointed = pointed_model(self.state, obs, pointer_id)
-        if pointed is not None and pointed != self._pointer_pick and pointed != self.state.selected:
-            events.append({"kind": "select", "model": pointed, "by": "pointer"})
-        elif pointed is None and snapper is not None and self.state.selected and pointer_id in obs.markers:
-            pose = obs.markers[pointer_id]       # the pointer on an empty hex: the path's destination
-            where = snapper.snap("pointer", pose.x, pose.y)
-            if where != self.state.destination and not pose.occluded:
-                events.append({"kind": "destination", "hex": list(where), "by": "pointer"})
-        self._pointer_pick = pointed
-        self.emit_all(events)
+        if obs.calibrated:
+            self.emit_all(self.sightings.observe(self.state, obs, self.clock(), self.games))
 
     def camera_status(self, state: str, detail: str) -> None:
         """Called by the capture thread: starting, ok, lost or ended."""
@@ -375,18 +281,75 @@ class TableController(Outputs):
         self.status["last_error"] = message
         self._last_error_at = self.clock()
 
+    # ------------------------------------------------------------ answers, warnings, LEDs, snapshot
+
+    def _refresh(self, report_now: bool = False) -> None:
+        """Recompute what changed (answers, warnings, LEDs, status LED) and publish a snapshot.
+        The situation report behind the warnings is asked on the worker (or now, `report_now`)."""
+        state = self.state
+        report = self.reports.current(state, report_now)
+        answers = self.answers.answers(state)
+        camera_started = bool(self.status["frames"])
+        known = self._known_markers(state)
+        tolerance = self.config["tracking"]["move_threshold_in"]
+        self.warnings.update(state, report, self.sightings.seen, known, tolerance, camera_started,
+                             self.emit_all)
+        state = self.state
+        call = self.answers.close_call(state, self.model_sigmas())
+        ruler = [highlight.Line(*state.ruler, highlight.RULER)] if state.ruler else []   # shared, on top
+        regions = regions_for(state, answers) + close_call.regions(state, answers, call) + ruler
+        log_state = self.journal.log_status()[0]
+        error = self.leds.show(state, regions, status_led(log_state, self.status["camera"],
+                                                          self.clock() - self._last_error_at,
+                                                          self.status["calibration"]))
+        if error:
+            self._error(f"hardware: {error}")
+        self._publish()
+
+    def _known_markers(self, state: GameState) -> set[int]:
+        markers_ = self.config["markers"]
+        return ({int(k) for k in markers_["corners"]} | {int(k) for k in markers_["edges"]}
+                | {markers_["pointer_id"]} | set(state.markers()))
+
+    def _settled(self) -> None:
+        """On the worker, once it is idle: take up its report and publish what is committed."""
+        with self._lock:
+            if self.session.state is not None:
+                self._refresh()
+
+    def _publish(self) -> None:
+        if self.journal.pending:       # published once the worker has committed them
+            return
+        state = self.state
+        log_state, log_detail = self.journal.log_status()
+        status = {**self.status, "log": log_state, "log_detail": log_detail,
+                  "hardware_error": self.leds.error, "hardware": self.hw.describe(),
+                  "rulings": state.rulings, "game": self.game,
+                  "markers_seen": len(self.sightings.seen),
+                  "brightness": state.brightness if state.brightness is not None else self.leds.brightness}
+        camera_started = bool(self.status["frames"])
+        timeout = self.config["tracking"]["occlusion_timeout_s"]
+        states = self.sightings.model_states(state, self.clock(), timeout) if camera_started else {}
+        sigmas = {model: {"sigma": s, "heading_sigma": h} for model, (s, h) in self.model_sigmas().items()}
+
+        def view() -> tuple[dict[str, Any], dict[str, Any]]:
+            selection = {**self.answers.answers(state).to_dict(), "pointer": self.sightings.pointer_pick,
+                         "last_roll": state.last_roll, "ruler": state.ruler_dict()}
+            phase = state.phase_dict()
+            game = self.games.view(state, self.sightings.observed_hexes(state, camera_started))
+            if game is not None:
+                phase[state.scene.ruleset] = game
+            return selection, phase
+
+        self.publisher.publish(state, status, self.leds.frame, self.warnings.current, states, sigmas, view)
+
     # ------------------------------------------------------------ Controller protocol
 
     def snapshot(self) -> Snapshot:
-        with self._snap_cond:
-            return self._snapshot
+        return self.publisher.snapshot()
 
     def wait_for_change(self, after_seq: int, timeout: float) -> Snapshot:
-        with self._snap_cond:
-            self._snap_cond.wait_for(lambda: self._snapshot.seq > after_seq, timeout)
-            return self._snapshot
-
-    # ------------------------------------------------------------ panel capabilities (web_ui/capabilities.py)
+        return self.publisher.wait_for_change(after_seq, timeout)
 
     def log_entries(self, after: int, limit: int) -> list[dict[str, Any]]:
         """This game's log entries after sequence number `after`, oldest first."""
@@ -403,7 +366,7 @@ class TableController(Outputs):
     def camera_jpeg(self) -> bytes | None:
         """The newest frame as a JPEG with the board and the placed markers drawn; None before one."""
         with self._lock:
-            frame, seen = self._latest, dict(self._seen)
+            frame, seen = self._latest, dict(self.sightings.seen)
             board = (self.state.scene.board.width, self.state.scene.board.height)
         if frame is None:
             return None
@@ -457,8 +420,7 @@ class TableController(Outputs):
     def close(self) -> None:
         """Stop the threads, turn every LED off, release the hardware and the log."""
         self._stopping.set()
-        if self._retry is not None:
-            self._retry.cancel()
+        self.journal.close()
         if self._capture is not None:
             self._capture.stop()
         for thread in self._threads:
@@ -470,4 +432,3 @@ class TableController(Outputs):
         finally:
             self.hw.close()
             self.gamelog.close()
-

@@ -7,7 +7,7 @@ farther than its allowance this activation), `off_board` (a model's marker outsi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from table.live.session import GameState, moved_distance
@@ -105,3 +105,26 @@ def compute(state: GameState, report: Mapping[str, Any] | None, seen: Mapping[in
     """Every current warning, each marked acknowledged or not."""
     found = from_report(state, report) + overmove(state, tolerance) + on_board(state, seen, known)
     return [{**w, "acknowledged": w["id"] in state.acknowledged} for w in found]
+
+
+
+class Standing:
+    """The warnings standing now, each marked acknowledged or not. Used under the controller's lock."""
+
+    def __init__(self) -> None:
+        self.current: list[dict[str, Any]] = []
+
+    def update(self, state: GameState, report: Mapping[str, Any] | None,
+               seen: Mapping[int, tuple[float, float]], known: set[int], tolerance: float,
+               camera_started: bool, emit: Callable[[list[dict[str, Any]]], GameState]) -> None:
+        """Recompute the warnings and `emit` the `warning` and `warning_cleared` events for what changed.
+        Before the camera's first frame, what it saw last (markers off the board, unknown) still stands."""
+        found = compute(state, report, seen, known, tolerance)
+        if not camera_started:
+            found += [w for w in self.current if w.get("kind") in SEEN_KINDS]
+        before = {w["id"] for w in self.current}
+        now = {w["id"] for w in found}
+        after = emit([{"kind": "warning", "id": w["id"], "warning": w["kind"], "message": w["message"],
+                       "units": w["units"]} for w in found if w["id"] not in before]
+                     + [{"kind": "warning_cleared", "id": wid} for wid in sorted(before - now)])
+        self.current = [{**w, "acknowledged": w["id"] in after.acknowledged} for w in found]

@@ -42,14 +42,14 @@ def test_a_move_reasks_only_the_pairs_whose_models_moved(make_controller, pipeli
     c = make_controller()
     c.command("select", id="rifles-1")
     enemies = len(c.snapshot().selection["bands"])
-    asked = c._answer_cache.asked
+    asked = c.answers.bands.asked
     assert enemies >= 4 and asked >= enemies
     pipeline.see({23: (38.0, 20.0)}, (move(23, (38.0, 6.0), (38.0, 20.0)),))
     c.process(frame(1))
-    assert c._answer_cache.asked == asked + 1                # rifles-1 to sniper-1 only
+    assert c.answers.bands.asked == asked + 1                # rifles-1 to sniper-1 only
     pipeline.see({10: (10.0, 38.0)}, (move(10, (10.0, 40.0), (10.0, 38.0)),))
     c.process(frame(2))
-    assert c._answer_cache.asked == asked + 1 + enemies      # the selected model moved: every pair
+    assert c.answers.bands.asked == asked + 1 + enemies      # the selected model moved: every pair
 
 
 def test_the_warnings_report_follows_on_the_worker(make_controller, pipeline):
