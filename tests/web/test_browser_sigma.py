@@ -60,3 +60,41 @@ def test_distance_with_its_error_and_too_close_to_call(page, live, case):
         expect(page.locator("#too-close")).to_have_text("too close to call — measure by hand")
     else:
         expect(page.locator("#too-close")).to_have_count(0)
+
+
+def wall_scene(folder, wall_top: float) -> object:
+    """The demo with sigma, raiders-1 20" east of rifles-1 (10, 40) and an impassable wall 3" tall
+    between them whose top edge is at y = wall_top; the other models and terrain out of the way."""
+    doc = json.loads(DEMO_SCENE.read_text())
+    spots = {"rifles-1": (10, 40), "raiders-1": (30, 40)}
+    for i, m in enumerate(doc["models"]):
+        m["sigma"] = 0.01
+        m["x"], m["y"] = spots.get(m["id"], (4 + 5 * i, 4))
+    doc["terrain"] = [{"id": "wall", "polygon": [[19, 30], [21, 30], [21, wall_top], [19, wall_top]],
+                       "height": 3, "traits": ["impassable"]}]
+    path = folder / "wall.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+# Synaptik's true LOS: any point of one 20 mm base (the demo's) to any point of the other; the outermost line
+# runs 10 mm = 0.3937" north of the centres (y = 40.3937): a wall top at 40.2 leaves it 0.1937" to spare,
+# one at 40.5 blocks every line and the sight line must move 0.1063" north to clear it
+@pytest.mark.parametrize("wall_top, shown", [(40.2, 'clear (0.19" to spare)'),
+                                             (40.5, 'blocked (0.11" short of clear)')])
+def test_the_sight_line_margin_a_player_reads(phone, tmp_path, wall_top, shown):
+    page = phone
+    controller = demo_controller(tmp_path, scene=wall_scene(tmp_path, wall_top))
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        page.goto(server.url + "/")
+        expect(page.locator("[data-model]")).to_have_count(8)
+        tap_model(page, "rifles-1")
+        page.wait_for_selector("#info:not([hidden])")
+        tap_model(page, "raiders-1")
+        row = page.locator("#info dt", has_text="line of sight").locator("xpath=following-sibling::dd[1]")
+        expect(row).to_have_text(shown)
+        expect(row).to_be_visible()
+    finally:
+        server.close()
+        controller.close()

@@ -324,7 +324,8 @@ function showInfo(children, card = null) {
 const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : String(n ?? "—"));
 const settle = (p) => p.then((v) => ({ v }), (e) => ({ e: e.message }));
 
-const SIGHT_SHOWN = new Set(["from", "to", "visible", "cover", "blocked_by", "line", "cover_from"]);
+const SIGHT_SHOWN = new Set(["from", "to", "visible", "cover", "blocked_by", "line", "cover_from", "margin",
+  "too_close_to_call", "could_be"]);
 // Any other fact a rule system's sight answer carries (concealment, elevation, cover hexsides...), in words.
 function sightFacts(answer) {
   return Object.entries(answer).filter(([k]) => !SIGHT_SHOWN.has(k) && k !== "hexes").map(([k, v]) =>
@@ -364,7 +365,7 @@ async function measure(a, b) {
   if (chargeRow) rows.push(["charge", chargeRow]);
   if (los.v) {
     const cover = los.v.cover || {};
-    rows.push(["line of sight", los.v.visible ? "clear" : "blocked"]);
+    rows.push(["line of sight", sightWords(los.v)]);
     if ((los.v.blocked_by || []).length) rows.push(["blocked by", los.v.blocked_by.join(", ")]);
     rows.push(["cover", `${cover.light ?? 0} light · ${cover.heavy ?? 0} heavy`]);
     if ((los.v.cover_from || []).length) rows.push(["cover from", coverWords(scene, los.v.cover_from)]);
@@ -390,7 +391,13 @@ async function measure(a, b) {
 }
 
 const chargeText = (c) => (c.reachable ? `reaches with ${c.model} (${fmt(c.cost)}" of ${fmt(c.allowance)}")`
-  : `cannot reach (${fmt(c.allowance)}" allowance)${c.disorder_if_not ? "; disordered if it tries" : ""}`);
+  : `cannot reach (${fmt(c.allowance)}" allowance)${c.disorder_if_not ? "; disordered if it tries" : ""}`)
+  + (c.too_close_to_call ? " — too close to call" : "");
+
+// A sight line, with its margin when the camera's error bars give one: how far the line would have to move
+// sideways to change the verdict (docs/uncertainty.md).
+const sightWords = (s) => (s.visible ? "clear" : "blocked") + (typeof s.margin === "number"
+  ? ` (${s.margin.toFixed(2)}" ${s.visible ? "to spare" : "short of clear"})` : "");
 
 async function unitInfo(unitId, modelId) {
   app.unit = unitId;
