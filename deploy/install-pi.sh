@@ -79,7 +79,7 @@ $1
 except TableError as exc:
     sys.exit(f'install-pi: {exc}')" "${@:2}"
 }
-table_python "    from vision.sources import load_picamera2; load_picamera2()" \
+table_python "    from vision.picamera import load_picamera2; load_picamera2()" \
   || die "the Pi camera library does not load in .venv (above); nothing was enabled"
 
 # 3. SPI, groups, folders, the config

@@ -57,6 +57,16 @@ def _rule_system(value: Any) -> str | None:
     return None if value == "" or value in known else f"must be one of {', '.join(known)}, got {value!r}"
 
 
+def _plugin(kind: str, *extra: str) -> Callable[[Any], str | None]:
+    """A name in `table.plugins` (`kind`: "CAMERAS" or "STRIPS"), or one of `extra`."""
+    def check(value: Any) -> str | None:
+        from table import plugins  # here: reading entry points only when the key is given
+
+        known = [*extra, *getattr(plugins, kind).names()]
+        return None if value in known else f"must be one of {', '.join(known)}, got {value!r}"
+    return check
+
+
 def _unit_interval(value: Any) -> str | None:
     return None if 0 <= value <= 1 else f"must be between 0 and 1, got {value}"
 
@@ -115,7 +125,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "edges": Key(dict, {}),
     },
     "camera": {
-        "source": Key(str, "auto", _one_of("auto", "picamera2", "opencv", "replay", "synthetic")),
+        "source": Key(str, "auto", _plugin("CAMERAS", "auto")),
         "index": Key(int, 0, _at_least_zero),
         "path": Key(str, ""),
         "width": Key(int, 2028, _between(1, 16384)),
@@ -143,7 +153,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "mock": Key(bool, False),
         "pin_map": Key(str, "pins-pi4.toml"),
         "led_layout": Key(str, "leds/edge-strip.toml"),
-        "strip": Key(str, "spi", _one_of("spi", "mock", "none")),
+        "strip": Key(str, "spi", _plugin("STRIPS")),
         "color_order": Key(str, "GRB", _one_of("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
         "brightness": Key(NUMBER, 0.5, _unit_interval),
         "supply_amps": Key(NUMBER, 4.0, _positive),
@@ -260,7 +270,7 @@ def _area(value: Any) -> str | None:
 # (`source = "mqtt"`: a camera on another machine that publishes what it sees: docs/club.md)
 CAMERA_KEYS: dict[str, Key] = {
     **SCHEMA["camera"],
-    "source": Key(str, "auto", _one_of("auto", "picamera2", "opencv", "replay", "synthetic", "mqtt")),
+    "source": Key(str, "auto", _plugin("CAMERAS", "auto", "mqtt")),
     "area": Key(list, [], _area),
 }
 

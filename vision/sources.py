@@ -1,7 +1,10 @@
 """Frame sources behind one interface (`vision.types.FrameSource`): picamera2, OpenCV VideoCapture
-(USB cameras and video files), replay of recorded frames, and the synthetic camera.
+(USB cameras and video files), replay of recorded frames, and the synthetic camera; the Pi camera is
+`vision.picamera.Picamera2Source`, imported only when the config names it.
 
-`open_source(config, demo_scene=None)` picks one from `[camera] source`; "auto" tries the Pi camera,
+Each is a camera class (`vision.types.CameraClass`: `open(config, realtime=...)` makes a source from the
+config) found by name through the entry points `smarttable.cameras` (`table.plugins.CAMERAS`).
+`open_source(config, demo_scene=None)` opens the one `[camera] source` names; "auto" tries the Pi camera,
 then a USB camera, and raises HardwareError when there is none (the live table then runs its demo).
 A picamera2 that is installed but cannot load is a SetupError: no fallback hides it.
 """
@@ -16,17 +19,18 @@ from typing import Any
 import cv2
 import numpy as np
 
-from table.errors import ConfigError, HardwareError, SetupError
+from table.config import Config
+from table.errors import ConfigError, HardwareError
+from table.plugins import CAMERAS
 from vision.camera import PinholeCamera
 from vision.cvcompat import quiet_opencv
 from vision.planner import simulated_camera
 from vision.synthetic import Renderer, RenderOptions
 from vision.synthetic_scene import SyntheticScene
-from vision.types import Frame
+from vision.types import Frame, FrameSource
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".pgm")
-REINSTALL = ("run deploy/install-pi.sh again: it keeps the venv on the system's numpy, which apt's picamera2 "
-             "is built against")
+AUTO = ("picamera2", "opencv")     # what `source = "auto"` tries, in this order
 
 
 def _grey(image: np.ndarray) -> np.ndarray:
@@ -64,6 +68,13 @@ class VideoCaptureSource:
             self._cap.set(cv2.CAP_PROP_FPS, fps)
         self._index = 0
 
+    @classmethod
+    def open(cls, config: Config, *, realtime: bool = True) -> VideoCaptureSource:
+        """`[camera] path` (a video file), else the USB camera `index`."""
+        cam = config["camera"]
+        device: int | str = cam["path"] or int(cam["index"])
+        return cls(device, (int(cam["width"]), int(cam["height"])), float(cam["fps"]))
+
     def read(self) -> Frame | None:
         ok, image = self._cap.read()
         if not ok:
@@ -100,6 +111,14 @@ class ReplaySource:
         self._pacer = _Pacer(fps if realtime else 0.0)
         self.loop = loop
         self._index = 0
+
+    @classmethod
+    def open(cls, config: Config, *, realtime: bool = True) -> ReplaySource:
+        """`[camera] path` (relative to the config file), paced at `[camera] fps` when realtime."""
+        cam = config["camera"]
+        if not cam["path"]:
+            raise ConfigError("camera.path: replay needs a folder of images or a video file")
+        return cls(config.path("camera", "path"), float(cam["fps"]), realtime=realtime)
 
     def read(self) -> Frame | None:
         image = self._next_image()
@@ -155,6 +174,11 @@ class SyntheticSource:
         self._interval = 1.0 / float(cam["fps"])
         self.closed = False
 
+    @classmethod
+    def open(cls, config: Config, *, realtime: bool = True) -> SyntheticSource:
+        """Only the demo opens the synthetic camera, with its scene (`open_source(config, scene)`)."""
+        raise ConfigError("camera.source: the synthetic camera needs a scene (run --demo)")
+
     @property
     def scene(self) -> SyntheticScene:
         return self._scene
@@ -187,103 +211,19 @@ class SyntheticSource:
         self.closed = True
 
 
-def load_picamera2() -> Any:
-    """The `Picamera2` class. Not installed: HardwareError (`auto` then tries a USB camera). Installed
-    but failing to load (apt's picamera2 is built against the system's numpy; another numpy in the venv
-    fails with "numpy.dtype size changed"): SetupError, one line, since retrying cannot fix it."""
-    try:
-        from picamera2 import Picamera2  # only on a Pi: apt install python3-picamera2
-    except ModuleNotFoundError as exc:
-        if exc.name != "picamera2":
-            raise SetupError(f"picamera2 is installed but cannot load: {exc}; {REINSTALL}") from None
-        raise HardwareError("picamera2 is not available (apt install python3-picamera2; the venv needs "
-                            "--system-site-packages)") from None
-    except Exception as exc:  # any failure inside picamera2's own imports
-        reason = " ".join(str(exc).split()) or "no message"
-        raise SetupError(f"picamera2 is installed but cannot load: {type(exc).__name__}: {reason}; "
-                         f"{REINSTALL}") from None
-    return Picamera2
-
-
-class Picamera2Source:
-    """The Raspberry Pi camera (picamera2, imported here only): YUV420 at the configured size, the
-    Y plane as the greyscale frame; fixed exposure, gain and lens position so calibration holds, and
-    a low-resolution stream (`Frame.lores`) for change detection."""
-
-    def __init__(self, camera: Mapping[str, Any]):
-        Picamera2 = load_picamera2()
-        try:
-            self._cam = Picamera2()
-        except (RuntimeError, IndexError) as exc:
-            if "busy" in str(exc).lower():
-                raise HardwareError(f"the Pi camera is in use by another program ({exc}); the table's "
-                                    "service holds it while it runs: sudo systemctl stop smarttable"
-                                    ) from None
-            raise HardwareError(f"no Pi camera found ({exc})") from None
-        size = (int(camera["width"]), int(camera["height"]))
-        lores = (size[0] // 4 // 2 * 2, size[1] // 4 // 2 * 2)
-        controls: dict[str, Any] = {"FrameRate": float(camera["fps"])}
-        if camera["exposure_us"]:
-            controls["ExposureTime"] = int(camera["exposure_us"])
-            controls["AeEnable"] = False
-        if camera["analogue_gain"]:
-            controls["AnalogueGain"] = float(camera["analogue_gain"])
-            controls["AeEnable"] = False
-        if camera["lens_position"] >= 0:  # Camera Module 3: manual focus at this dioptre
-            controls["AfMode"] = 0  # libcamera.controls.AfModeEnum.Manual
-            controls["LensPosition"] = float(camera["lens_position"])
-        config = self._cam.create_video_configuration(main={"size": size, "format": "YUV420"},
-                                                      lores={"size": lores, "format": "YUV420"},
-                                                      controls=controls, buffer_count=2)
-        try:
-            self._cam.configure(config)
-            self._cam.start()
-        except Exception as exc:  # an unsupported size or control, a camera taken meanwhile
-            self._cam.close()
-            raise HardwareError(f"Pi camera: cannot start at {size[0]}x{size[1]} ({exc})") from None
-        self._size, self._lores = size, lores
-        self._index = 0
-
-    def read(self) -> Frame | None:
-        try:
-            (main, lores), _ = self._cam.capture_arrays(["main", "lores"])  # one request: same moment
-        except Exception as exc:  # picamera2 raises several kinds when the camera goes away
-            raise HardwareError(f"Pi camera: {exc}") from None
-        self._index += 1
-        # YUV420 arrays are (height * 3 / 2, stride): the Y plane is the first `height` rows
-        y_plane = np.ascontiguousarray(main[: self._size[1], : self._size[0]])
-        small = np.ascontiguousarray(lores[: self._lores[1], : self._lores[0]])
-        return Frame(y_plane, time.monotonic(), self._index, lores=small)
-
-    def close(self) -> None:
-        self._cam.stop()
-        self._cam.close()
-
-
-def open_source(config: Mapping[str, Mapping[str, Any]], demo_scene: SyntheticScene | None = None,
-                *, realtime: bool = True):
-    """The frame source `[camera] source` names; a demo scene forces the synthetic camera."""
-    cam = config["camera"]
-    kind = "synthetic" if demo_scene is not None else cam["source"]
-    if kind == "synthetic":
-        if demo_scene is None:
-            raise ConfigError("camera.source: the synthetic camera needs a scene (run --demo)")
+def open_source(config: Config, demo_scene: SyntheticScene | None = None, *,
+                realtime: bool = True) -> FrameSource:
+    """The frame source `[camera] source` names (its class loaded on first use); a demo scene forces
+    the synthetic camera."""
+    if demo_scene is not None:
         return SyntheticSource(config, demo_scene, realtime=realtime)
-    if kind == "replay":
-        if not cam["path"]:
-            raise ConfigError("camera.path: replay needs a folder of images or a video file")
-        path = config.path("camera", "path") if hasattr(config, "path") else cam["path"]
-        return ReplaySource(path, float(cam["fps"]), realtime=realtime)
-    if kind == "picamera2":
-        return Picamera2Source(cam)
-    if kind == "opencv":
-        device: int | str = cam["path"] or int(cam["index"])
-        return VideoCaptureSource(device, (int(cam["width"]), int(cam["height"])), float(cam["fps"]))
+    name = config["camera"]["source"]
+    if name != "auto":
+        return CAMERAS.load(name).open(config, realtime=realtime)
     errors = []
-    for attempt in (lambda: Picamera2Source(cam),
-                    lambda: VideoCaptureSource(int(cam["index"]), (int(cam["width"]), int(cam["height"])))):
+    for kind in AUTO:
         try:
-            return attempt()
+            return CAMERAS.load(kind).open(config, realtime=realtime)
         except HardwareError as exc:
             errors.append(str(exc))
     raise HardwareError("no camera found: " + "; ".join(errors))

@@ -7,9 +7,12 @@ value with new optional fields but never change the meaning of one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from table.config import Config
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,14 @@ class FrameSource(Protocol):
         (table.errors) when the camera is lost."""
 
     def close(self) -> None: ...
+
+
+class CameraClass(Protocol):
+    """What a `[camera] source` name stands for (an entry point in `smarttable.cameras`): a class whose
+    `open` makes a frame source from the table config, raising HardwareError when the camera is missing
+    (so `auto` and the capture thread's retries move on) and ConfigError for a bad key."""
+
+    def open(self, config: Config, *, realtime: bool = True) -> FrameSource: ...
 
 
 @dataclass(frozen=True)

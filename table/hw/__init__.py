@@ -1,7 +1,8 @@
 """The hardware layer: gpiozero buttons and LEDs, and an addressable LED strip (SPI or mock).
 
-`build_hardware` wires a table from the `[hardware]` config values; the mock (gpiozero's
-MockFactory and a MockStrip) is used only when asked for.
+`build_hardware` wires a table from the `[hardware]` config values: the strip class `strip` names
+(entry points `smarttable.strips`), the pin factory the pin map names (gpiozero's own
+`gpiozero_pin_factories`); the mock (gpiozero's MockFactory and a MockStrip) is used only when asked for.
 """
 
 from __future__ import annotations
@@ -12,18 +13,18 @@ from typing import Any
 
 from table.hw.devices import TableHardware, pin_factory
 from table.hw.pinmap import PinMap, load_pin_map
-from table.hw.strip import ColourCorrection, LedStrip, MockStrip, SpiStrip
+from table.hw.strip import ColourCorrection, LedStrip, MockStrip
+from table.plugins import STRIPS
 
-__all__ = ["ColourCorrection", "LedStrip", "MockStrip", "PinMap", "SpiStrip", "TableHardware",
+__all__ = ["ColourCorrection", "LedStrip", "MockStrip", "PinMap", "TableHardware",
            "build_hardware", "load_pin_map", "pin_factory"]
 
 
 def build_strip(hardware: Mapping[str, Any], count: int, pins: PinMap, mock: bool) -> LedStrip:
     correction = ColourCorrection(count, hardware["color_order"], hardware["gamma"], hardware["brightness"],
                                   hardware["supply_amps"], hardware["strip_channels"])
-    if mock or hardware["strip"] in ("mock", "none"):
-        return MockStrip(correction)
-    return SpiStrip(correction, pins.spi_bus, pins.spi_device)
+    strip: LedStrip = STRIPS.load("mock" if mock else hardware["strip"]).open(correction, pins)
+    return strip
 
 
 def build_hardware(hardware: Mapping[str, Any], pin_map_path: Path, led_count: int, *,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from table.errors import HardwareError
-from table.hw.pinmap import PinMap
+from table.hw.pinmap import PinMap, pin_factories
 from table.hw.strip import LedStrip
 
 # Status LED: colour and blink pattern (seconds on, off; None: steady), so the state reads without
@@ -45,19 +45,14 @@ class PinTiming:
 
 
 def pin_factory(name: str, mock: bool) -> Any:
-    """The gpiozero pin factory: MockFactory (PWM-capable pins) when mock, else the named one."""
+    """The gpiozero pin factory: MockFactory (PWM-capable pins) when mock, else the one gpiozero
+    registers as `name` (entry points `gpiozero_pin_factories`), loaded here."""
     if mock:
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 
         return MockFactory(pin_class=MockPWMPin)
     try:
-        if name == "lgpio":
-            from gpiozero.pins.lgpio import LGPIOFactory as factory
-        elif name == "rpigpio":
-            from gpiozero.pins.rpigpio import RPiGPIOFactory as factory
-        else:
-            from gpiozero.pins.native import NativeFactory as factory
-        return factory()
+        return pin_factories()[name].load()()
     except Exception as exc:  # ImportError, or the library's own error off a Pi
         raise HardwareError(f"GPIO: cannot start the {name} pin factory ({exc}); on a laptop use "
                             "--demo or hardware.mock = true") from None

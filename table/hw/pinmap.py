@@ -1,8 +1,12 @@
-"""Pin maps (`firmware_cfg/pins-*.toml`): which BCM GPIO each button and discrete LED uses."""
+"""Pin maps (`firmware_cfg/pins-*.toml`): which BCM GPIO each button and discrete LED uses, and which
+gpiozero pin factory drives them (a name gpiozero registers under its `gpiozero_pin_factories` entry
+points, the names `GPIOZERO_PIN_FACTORY` takes)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +14,13 @@ from table.config import read_toml
 from table.errors import ConfigError
 
 BUTTONS = ("select", "measure", "next_phase", "undo", "confirm")
-FACTORIES = ("lgpio", "rpigpio", "native")
+FACTORY_GROUP = "gpiozero_pin_factories"
+
+
+@cache
+def pin_factories() -> dict[str, EntryPoint]:
+    """gpiozero's pin factories by name, not loaded (its mock is chosen by `hardware.mock`, not here)."""
+    return {ep.name: ep for ep in entry_points(group=FACTORY_GROUP) if ep.name != "mock"}
 
 
 @dataclass(frozen=True)
@@ -52,8 +62,10 @@ def _table(source: str, document: dict[str, Any], key: str) -> dict[str, Any]:
 def parse_pin_map(document: dict[str, Any], source: str) -> PinMap:
     """Validate a parsed pin map; errors name the file and the key."""
     factory = document.get("factory", "lgpio")
-    if factory not in FACTORIES:
-        raise ConfigError(f"{source}: factory: must be one of {', '.join(FACTORIES)}, got {factory!r}")
+    if factory not in pin_factories():
+        known = ", ".join(sorted(pin_factories()))
+        raise ConfigError(f"{source}: factory: must be one of gpiozero's pin factories ({known}), "
+                          f"got {factory!r}")
     buttons_doc = _table(source, document, "buttons")
     for name in buttons_doc:
         if name not in BUTTONS and name not in ("bounce_s", "hold_s"):

@@ -9,16 +9,8 @@ import numpy as np
 import pytest
 
 from table.errors import HardwareError
-from table.hw.strip import (
-    MA_IDLE_PER_LED,
-    MA_PER_CHANNEL,
-    RESET_BYTES,
-    ColourCorrection,
-    MockStrip,
-    SpiStrip,
-    decode_spi,
-    encode_spi,
-)
+from table.hw.spi import RESET_BYTES, SpiStrip, decode_spi, encode_spi
+from table.hw.strip import MA_IDLE_PER_LED, MA_PER_CHANNEL, ColourCorrection, MockStrip
 
 
 class RecordingBus:
@@ -61,7 +53,7 @@ class TapBus(RecordingBus):
 
 
 def _spi_device(correction):
-    from table.hw.strip import open_spi
+    from table.hw.spi import open_spi
 
     tap = TapBus(open_spi(0, 0))
     return SpiStrip(correction, spi=tap), lambda: decode_spi(tap.writes[-1], correction.channels)

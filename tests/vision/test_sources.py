@@ -6,11 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
-from table.config import validate
+from table.config import Config, validate
 from table.errors import ConfigError, HardwareError
 from tests.vision.synthetic import camera, scene
+from vision.picamera import Picamera2Source
 from vision.sources import (
-    Picamera2Source,
     ReplaySource,
     SyntheticSource,
     VideoCaptureSource,
@@ -96,11 +96,11 @@ def test_synthetic_camera_renders_scene_changes_and_scripts(config):
 def test_open_source_follows_the_config(tmp_path, config):
     for i, image in enumerate(numbered_frames(2)):
         cv2.imwrite(str(tmp_path / f"{i}.png"), image)
-    replay = validate({"camera": {"source": "replay", "path": str(tmp_path)}}, "<test>")
+    replay = Config(validate({"camera": {"source": "replay", "path": str(tmp_path)}}, "<test>"), None)
     assert isinstance(open_source(replay, realtime=False), ReplaySource)
     with pytest.raises(ConfigError, match="camera.path"):
-        open_source(validate({"camera": {"source": "replay"}}, "<test>"))
+        open_source(Config(validate({"camera": {"source": "replay"}}, "<test>"), None))
     with pytest.raises(ConfigError, match="needs a scene"):
-        open_source(validate({"camera": {"source": "synthetic"}}, "<test>"))
+        open_source(Config(validate({"camera": {"source": "synthetic"}}, "<test>"), None))
     demo = open_source(config, scene(config), realtime=False)
     assert isinstance(demo, SyntheticSource)
