@@ -75,6 +75,8 @@ def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp
         for _ in range(3):                                       # step on to the measurement
             phone.locator("#replay-next").click()
         expect(event).to_have_text('Measured distance rifles-1 → raiders-1: 32.06" ± 0.06".')
+        expect(phone.locator("#replay-slider")).to_have_attribute(   # what a screen reader says of the slider
+            "aria-valuetext", 'event 4 of 9: Measured distance rifles-1 → raiders-1: 32.06" ± 0.06".')
         answers = phone.locator("#replay-answers")
         expect(answers).to_be_visible()
         expect(answers).to_contain_text('32.06" ± 0.06"')

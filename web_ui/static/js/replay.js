@@ -42,12 +42,14 @@ async function show(index) {
   if (!replay.steps.length) return;
   index = Math.max(0, Math.min(index, replay.steps.length - 1));
   replay.index = index;
-  $("replay-slider").value = String(index);
+  const slider = $("replay-slider");
+  slider.value = String(index);
   const step = replay.steps[index];
   history.replaceState(null, "", `#replay/${step.seq}`);      // a link to this event (a judge's, say)
   $("replay-pos").textContent = `Event ${index + 1} of ${replay.steps.length}`
     + `${step.ts ? ` · ${new Date(step.ts * 1000).toLocaleTimeString()}` : ""}`;
   $("replay-event").textContent = step.summary;
+  slider.setAttribute("aria-valuetext", `event ${index + 1} of ${replay.steps.length}: ${step.summary}`);
   for (const [id, off] of [["replay-first", index === 0], ["replay-prev", index === 0],
     ["replay-next", index === replay.steps.length - 1], ["replay-last", index === replay.steps.length - 1]])
     $(id).disabled = off;
