@@ -277,6 +277,11 @@ def new_detections(found: Sequence[Detection], known: Sequence[Detection]) -> li
     return out
 
 
+LENS_NOT_CALIBRATED = ("lens not calibrated: sigma leaves out its distortion between the corner markers, so "
+                       "intervals can be too narrow on a wide lens (run smarttable calibrate-lens; "
+                       "docs/uncertainty.md)")
+
+
 def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | None = None,
            calibration: Calibration | None = None) -> LocateResult:
     """Detect, calibrate (unless a calibration is given) and place every model marker."""
@@ -293,5 +298,7 @@ def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | Non
     if (setup.model_height_mm or setup.heights_mm) and not calibration.can_correct_parallax():
         warnings.append("parallax not corrected: camera pose unknown "
                         "(calibrate the lens, see docs/vision.md)")
+    if calibration.intrinsics is None:
+        warnings.append(LENS_NOT_CALIBRATED)
     placed, more = place_markers(detections, setup, calibration)
     return LocateResult(calibration, tuple(placed), tuple(warnings + more), tuple(detections))

@@ -47,6 +47,13 @@ def test_without_intrinsics_distortion_is_what_limits_accuracy(config):
     result = locate(render(bent, scene(config)), VisionSetup.from_config(config))
     pos, _ = errors(result, models())
     assert pos.max() > 0.03  # why `calibrate-lens` exists
+    assert any(w.startswith("lens not calibrated: sigma leaves out its distortion") for w in result.warnings)
+
+
+def test_no_lens_warning_with_the_lens_calibrated(config):
+    cam = camera()
+    result = locate(render(cam, scene(config)), with_lens(VisionSetup.from_config(config), cam))
+    assert not any("lens not calibrated" in w for w in result.warnings)
 
 
 def test_board_frame_follows_the_corner_markers_not_the_image(config):
