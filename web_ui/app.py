@@ -13,7 +13,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from table import strictjson
 from table.snapshot import Controller
-from web_ui import api_read, api_write, capabilities, errors
+from web_ui import api_read, api_write, bookmarks, capabilities, errors
 from web_ui.auth import PinGuard, new_pin, resolve_pin
 from web_ui.context import PanelContext, PanelOptions
 from web_ui.errors import ApiError
@@ -87,6 +87,7 @@ def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | 
                                         f"{host_of(request.host)!r} (add it to [web] allowed_hosts)")
     app.register_blueprint(api_read.bp)
     app.register_blueprint(api_write.bp)
+    app.register_blueprint(bookmarks.bp)
 
     @app.get("/")
     def index():

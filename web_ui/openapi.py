@@ -156,6 +156,25 @@ def _roll(kind: str, props: dict[str, Any], required: tuple[str, ...]) -> dict[s
                     "label": {"type": "string", "maxLength": 80}}, ("kind", *required))
 
 
+def _bookmark_paths() -> dict[str, Any]:
+    """Dispute bookmarks (docs/web.md#dispute-bookmarks)."""
+    one = [_q("bookmark_id", _int(1, 999_999_999), "path")]
+    html = {"200": {"description": "a self-contained HTML page (images as data: URIs, no script)",
+                    "content": {"text/html": {"schema": {"type": "string"}}}}, **_errors(404)}
+    return {
+        "/api/bookmarks": {
+            "get": _read("Every dispute bookmark: time, question, answer with its error", OBJ, 404),
+            "post": _change("Keep the evidence of the current measurement (the two ids of the measure card, "
+                            "or none: the table's selection, else the ruler)",
+                            {"oneOf": [_object({}), _object({"a": ID, "b": ID}, ("a", "b"))]}, 404)},
+        "/api/bookmarks/{bookmark_id}": {"get": _read(
+            "A bookmark's evidence: answers, board, rulings, pictures", OBJ, 404, params=one)},
+        "/api/bookmarks/{bookmark_id}/export": {"get": {
+            "summary": "A bookmark as one HTML page a judge opens offline",
+            "parameters": [*one, _q("download", {"type": "string", "enum": ["0", "1"]})], "responses": html}},
+    }
+
+
 def document() -> dict[str, Any]:
     ident_body = _object({"id": ID}, ("id",))
     roll = {"oneOf": [_roll(kind, props, required) for kind, (props, required) in _rolls().items()]}
@@ -246,5 +265,6 @@ def document() -> dict[str, Any]:
                 {"model": ID, "marker": {"type": "integer", "minimum": 0, "maximum": 4095,
                                          "nullable": True}}, ("model",)), 404)},
             "/api/settings": {"put": _change("Rule system, rulings options, LED brightness", settings)},
+            **_bookmark_paths(),
         },
     }

@@ -75,13 +75,15 @@ class TableHardware:
         self._pin_thread: threading.Thread | None = None
         self._pending_status: str | None = None      # the status to show once the PIN is shown
         self._handler: ButtonHandler | None = None
+        self._held: set[str] = set()                 # buttons held down past hold_s in this press
         self.buttons: dict[str, Any] = {}
         try:
             for name, gpio in pins.buttons.items():
                 button = Button(gpio, pull_up=True, bounce_time=pins.bounce_s or None,
                                 hold_time=pins.hold_s, pin_factory=factory)
-                button.when_pressed = lambda n=name: self._fire(n, False)
+                button.when_pressed = lambda n=name: self._held.discard(n)
                 button.when_held = lambda n=name: self._fire(n, True)
+                button.when_released = lambda n=name: self._released(n)
                 self.buttons[name] = button
             red, green, blue = pins.status_led
             self.status_led = RGBLED(red, green, blue, pwm=True, pin_factory=factory)
@@ -95,10 +97,19 @@ class TableHardware:
     # ------------------------------------------------------------ buttons
 
     def on_button(self, handler: ButtonHandler) -> None:
-        """Call handler(name, False) when a button is pressed and handler(name, True) when it is held."""
+        """Call handler(name, True) once a button is held down past hold_s, and handler(name, False) when a
+        button that was not held is released (so a long press never does the short press's job first)."""
         self._handler = handler
 
+    def _released(self, name: str) -> None:
+        if name in self._held:
+            self._held.discard(name)
+        else:
+            self._fire(name, False)
+
     def _fire(self, name: str, held: bool) -> None:
+        if held:
+            self._held.add(name)
         if self._handler is not None:
             self._handler(name, held)
 

@@ -59,6 +59,8 @@ from table.hw import TableHardware
 from table.live import close_call, highlight, markers
 from table.live.answering import Answering, Reports
 from table.live.background import Background
+from table.live.bookmark_store import BookmarkStore, folder_beside
+from table.live.bookmarks import Bookmarks
 from table.live.camera_view import OncePerFrame
 from table.live.capture import Capture, LatestFrame, SourceOpener
 from table.live.display import regions_for
@@ -118,6 +120,8 @@ class TableController:
         self.publisher = Publisher(layout, clock)
         self.games = LiveGames()
         self.replays = Replay(lambda game, after: self.gamelog.events(game, after=after))
+        folder = folder_beside(log_.path)   # dispute bookmarks beside the game log (table/live/bookmarks.py)
+        self.bookmarks = Bookmarks(BookmarkStore(folder), log_) if folder is not None else None
         self.buttons = ButtonActions(self)
         hardware.on_button(self.buttons.pressed)
         self._resume_or_start(scene)
@@ -375,6 +379,11 @@ class TableController:
         calibration = getattr(self.pipeline, "calibration", None)
         key = (frame.index, id(frame.image), board, tuple(sorted(seen.items())), id(calibration))
         return self._camera_view.get(key, lambda: camera_jpeg(frame.image, calibration, board, seen))
+
+    def latest_frame(self) -> tuple[Frame | None, Any]:
+        """The newest frame the loop processed and the calibration (board <-> image) it was seen with."""
+        with self._lock:
+            return self._latest, getattr(self.pipeline, "calibration", None)
 
     def rotate_pin(self) -> None:
         """The owner's button (hold confirm): the panel makes a new PIN and shows it (`on_rotate_pin`)."""

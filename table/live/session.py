@@ -24,7 +24,7 @@ UNDOABLE = frozenset({"phase", "select", "target", "confirm", "acknowledge", "te
 # Besides these, a rule system with a live game (`Ruleset.live_game`) logs its game's actions as events
 # of the kind named after the rule system (undoable too).
 KINDS = UNDOABLE | {"game_start", "move", "measure", "roll", "warning", "warning_cleared", "camera", "undo",
-                    "ruler"}
+                    "ruler", "bookmark"}
 
 
 @dataclass(frozen=True)

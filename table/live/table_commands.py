@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from table.errors import QueryError, TableError
 from table.live import display, rolls
+from table.live.bookmarks import bookmark
 from table.live.live_games import LiveGames
 from table.live.session import GameState, Session
 from table.live.sigmas import with_sigmas
@@ -217,7 +218,7 @@ COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
     "roll": roll, "acknowledge": acknowledge, "set_terrain": set_terrain, "assign_marker": assign_marker,
     "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
-    "weapon": weapon, "ruler": ruler,
+    "weapon": weapon, "ruler": ruler, "bookmark": bookmark,
 }
 
 
@@ -252,9 +253,9 @@ class ButtonActions:
             if name == "select":
                 self.c.command("select", id=None) if held else self.cycle_selection()
             elif name == "measure":
-                self.cycle_weapon() if held else self.cycle_target()
-            elif name == "next_phase" and not held:
-                self.c.command("advance_phase")
+                self.c.command("bookmark") if held else self.cycle_target()
+            elif name == "next_phase":
+                self.cycle_weapon() if held else self.c.command("advance_phase")
             elif name == "undo" and not held:
                 self.c.command("undo")
             elif name == "confirm" and held:

@@ -89,18 +89,20 @@ def test_the_weapon_shown_can_be_changed(make_controller, rules_scene, path):
     assert c.snapshot().selection["weapon"] == "Rifle" and marker(c, "e1") == HOT
 
 
-def test_holding_measure_shows_the_next_weapon(layout, factory, make_controller, rules_scene):
+def test_holding_next_phase_shows_the_next_weapon(layout, factory, make_controller, rules_scene):
     pins = replace(load_pin_map(CONFIG_DIR / "pins-pi4.toml"), hold_s=0.05)
     hardware = TableHardware(pins, MockStrip(ColourCorrection(len(layout))), factory, mock=True)
     c = make_controller(hardware=hardware, scene=rules_scene)
     c.command("select", id="us-1")
-    pin = c.hw.buttons["measure"].pin
+    phase = c.state.phase_dict()
+    pin = c.hw.buttons["next_phase"].pin
     pin.drive_low()
     deadline = time.monotonic() + 2.0
     while c.snapshot().selection["weapon"] != "Pistol" and time.monotonic() < deadline:
         time.sleep(0.01)
     pin.drive_high()
     assert c.snapshot().selection["weapon"] == "Pistol" and marker(c, "e1") == COLD
+    assert c.state.phase_dict() == phase              # a long press does not do the short press's job too
 
 
 def _boundary_scene(layout):

@@ -1,0 +1,181 @@
+"""Dispute bookmarks: one tap on the panel (or a long press of `measure`) keeps the evidence of the current
+measurement, so a judge can see later what the table saw and answered.
+
+The current measurement is two models (or units) named by the panel's measure card, else the table's
+selection (the selected model and its target), else the shared ruler. The evidence: the answers asked again
+with the camera's error (distance with its interval, band, sight, arc: whichever the rule system answers),
+the board (the scene with each model's sigma), the rule system and the rulings in force, the time, the game,
+and the newest camera frame cropped around each model involved and whole at low resolution, with the bases
+and the measured line drawn. It is written to disk (table/live/bookmark_store.py) before a `bookmark` event
+goes to the game log; that event's sequence number is the bookmark's place in the log.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Protocol
+
+from table.errors import QueryError, TableError
+from table.geometry import footprint_vertices
+from table.live.bookmark_store import FORMAT, BookmarkStore, answer_text, too_close
+from table.live.gamelog import GameLog
+from table.live.session import GameState
+from table.live.sigmas import Sigmas, with_sigmas
+from table.rules.base import Ruleset
+from table.scene import Model, Scene, scene_to_dict
+
+QUESTIONS = ("distance", "band", "los", "arc")      # what the panel's measure card shows
+
+
+class Table(Protocol):
+    """What a bookmark needs of the controller (`table.live.controller.TableController`)."""
+
+    game: int | None
+    bookmarks: Bookmarks | None
+
+    @property
+    def state(self) -> GameState: ...
+
+    def ruleset(self) -> Ruleset | None: ...
+
+    def model_sigmas(self) -> Sigmas: ...
+
+    def latest_frame(self) -> tuple[Any, Any]: ...
+
+    def emit(self, event: dict[str, Any]) -> GameState: ...
+
+
+class Bookmarks:
+    """A table's bookmarks: the store, and each one's place in the game log."""
+
+    def __init__(self, store: BookmarkStore, gamelog: GameLog):
+        self.store, self.gamelog = store, gamelog
+        self._seqs: dict[int, int] = {}
+
+    def seq_of(self, ident: int, game: int) -> int | None:
+        """The sequence number of the bookmark's event in the game log (None until it is committed)."""
+        if ident not in self._seqs:
+            for event in self.gamelog.events(game):
+                if event["kind"] == "bookmark" and isinstance(event.get("id"), int):
+                    self._seqs[event["id"]] = event["seq"]
+        return self._seqs.get(ident)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Every bookmark's summary with its log position, oldest first."""
+        return [{**s, "seq": self.seq_of(s["id"], s["game"])} for s in self.store.summaries()]
+
+    def get(self, ident: int) -> dict[str, Any]:
+        """One bookmark's evidence with its log position."""
+        document = self.store.get(ident)
+        return {**document, "log": {"game": document["game"], "seq": self.seq_of(ident, document["game"])}}
+
+
+def _side(scene: Scene, ident: str, towards: tuple[float, float] | None) -> Model:
+    """The model a measurement end stands for: the model itself, or the unit's model nearest `towards`."""
+    if any(m.id == ident for m in scene.models):
+        return scene.model(ident)
+    models = scene.models_of(ident)
+    if not models:
+        raise QueryError(f"bookmark: no model or unit {ident!r} on the table")
+    return min(models, key=lambda m: math.dist(m.position, towards) if towards else 0.0)
+
+
+def _centre(scene: Scene, ident: str) -> tuple[float, float]:
+    models = [m for m in scene.models if m.id == ident] or list(scene.models_of(ident))
+    if not models:
+        raise QueryError(f"bookmark: no model or unit {ident!r} on the table")
+    return (sum(m.x for m in models) / len(models), sum(m.y for m in models) / len(models))
+
+
+def _ask(ruleset: Ruleset, question: str, args: list[str]) -> Any:
+    try:
+        return ruleset.ask(question, args)
+    except TableError as exc:
+        return {"declined": str(exc)}
+
+
+def _pair(state: GameState, ruleset: Ruleset, a: str, b: str) -> tuple[dict[str, Any], list[Model]]:
+    """The measure card's answers between `a` and `b` (model or unit ids) and the two models involved."""
+    scene = ruleset.scene
+    first, second = _side(scene, a, _centre(scene, b)), _side(scene, b, _centre(scene, a))
+    weapon = dict(state.weapons).get(first.unit)
+    answers = {}
+    for question in QUESTIONS:
+        if question in ruleset.questions():
+            args = [a, b, *([weapon] if question == "band" and weapon else [])]
+            answers[question] = _ask(ruleset, question, args)
+    return ({"question": "distance", "between": [a, b], "answers": answers,
+             "line": [list(first.position), list(second.position)]}, [first, second])
+
+
+def _ruler(state: GameState) -> dict[str, Any]:
+    ruler = state.ruler_dict()
+    assert ruler is not None
+    return {"question": "ruler", "between": [ruler["from"], ruler["to"]],
+            "answers": {"distance": {"distance": ruler["distance"], "method": "centre"}},
+            "line": [ruler["from"], ruler["to"]]}
+
+
+def measurement(c: Table, a: str | None, b: str | None) -> tuple[dict[str, Any], list[Model], Scene, Ruleset]:
+    """The current measurement: the answers, the models involved, the scene with the camera's sigmas and
+    the rule system that answered."""
+    state, ruleset = c.state, c.ruleset()
+    if ruleset is None:
+        raise QueryError("bookmark: the rule system cannot answer with the current rulings")
+    sigmas = c.model_sigmas()
+    scene = with_sigmas(state.scene, sigmas)
+    ruleset = type(ruleset)(scene, ruleset.rulings) if sigmas else ruleset
+    if (a is None) != (b is None):
+        raise QueryError("bookmark: give both models of the measurement, or neither (the table's selection)")
+    if a is None and state.selected is not None and state.target is not None:
+        a, b = state.selected, state.target
+    if a is not None and b is not None:
+        found, models = _pair(state, ruleset, str(a), str(b))
+        return found, models, scene, ruleset
+    if state.ruler is not None:
+        return _ruler(state), [], scene, ruleset
+    raise QueryError("bookmark: nothing measured: tap two models, select a model and a target, "
+                     "or lay the ruler")
+
+
+def _pictures(c: Table, models: list[Model], line: list[list[float]]
+              ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The camera's pictures of the measurement, and what the camera was doing (no frame: none)."""
+    frame, calibration = c.latest_frame()
+    if frame is None or calibration is None:
+        return [], {"frame": None, "calibrated": calibration is not None}
+    from table.live.evidence_images import Mark, pictures
+
+    marks = [Mark(m.id, m.x, m.y, tuple((float(x), float(y)) for x, y in footprint_vertices(m)))
+             for m in models]
+    (x0, y0), (x1, y1) = line
+    shown = pictures(frame.image, calibration, marks, ((x0, y0), (x1, y1)))
+    height, width = frame.image.shape[:2]
+    camera = {"frame": frame.index, "width": width, "height": height, "calibrated": True,
+              "reprojection_error_px": round(float(calibration.reprojection_error_px), 3)}
+    return shown, camera
+
+
+def bookmark(c: Table, a: Any = None, b: Any = None) -> dict[str, Any]:
+    """The `bookmark` command: keep the evidence of the current measurement (`a`, `b`: the two model or
+    unit ids the panel's card measures; neither: the table's selection, else the ruler). Written to disk
+    before its `bookmark` event goes to the game log."""
+    if c.bookmarks is None:
+        raise QueryError("bookmark: this table keeps no bookmarks (its game log is in memory)")
+    found, models, scene, ruleset = measurement(c, a, b)
+    shown, camera = _pictures(c, models, found["line"])
+    store = c.bookmarks.store
+    ident = store.next_id()
+    now = time.time()
+    document = {"format": FORMAT, "id": ident, "time": now,
+                "time_text": time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(now)), "game": c.game,
+                "ruleset": scene.ruleset, "rulings": ruleset.rulings, "phase": c.state.phase_dict(),
+                "measurement": {**found, "models": [m.id for m in models]}, "scene": scene_to_dict(scene),
+                "camera": camera, "pictures": shown}
+    store.save(document)
+    c.emit({"kind": "bookmark", "id": ident, "question": found["question"], "between": found["between"],
+            "text": answer_text(found), "too_close_to_call": too_close(found)})
+    return {"bookmark": {k: document[k] for k in ("id", "time", "game")} | {
+        "question": found["question"], "between": found["between"], "text": answer_text(found),
+        "too_close_to_call": too_close(found), "pictures": len(shown)}}
