@@ -1,4 +1,5 @@
-"""Live-table subcommands: `run` (the table), `doctor` (what to fix), `log export|replay|games`."""
+"""Live-table subcommands: `run` (the table), `doctor` (what to fix), `log export|replay|games`,
+`bookmarks list|export`."""
 
 from __future__ import annotations
 
@@ -56,6 +57,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     games.add_argument("--config")
     games.add_argument("--log", help="game log file")
     games.set_defaults(handler=log_games)
+
+    marks = subparsers.add_parser("bookmarks", help="list dispute bookmarks or export one as HTML")
+    marks_actions = marks.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = marks_actions.add_parser("list", help="every bookmark: time, question, answer with its error")
+    listing.add_argument("--config")
+    listing.add_argument("--log", help="game log file (its bookmarks are in <name>-bookmarks/ beside it)")
+    listing.set_defaults(handler=bookmarks_list)
+    page = marks_actions.add_parser("export", help="write one bookmark as a self-contained HTML page")
+    page.add_argument("id", type=int, help="the bookmark's number")
+    page.add_argument("--out", required=True, help="the HTML file to write")
+    page.add_argument("--config")
+    page.add_argument("--log", help="game log file")
+    page.set_defaults(handler=bookmarks_export)
 
 
 def _log_path(config: Config, given: str | None, demo: bool = False) -> Path:
@@ -191,6 +205,47 @@ def log_replay(args: argparse.Namespace) -> Any:
 def log_games(args: argparse.Namespace) -> Any:
     with _existing_log(args) as (path, gamelog):
         return {"log": str(path), "games": gamelog.games()}
+
+
+def _bookmarks(args: argparse.Namespace) -> Any:
+    """The bookmarks beside the game log named by --config/--log (with the log, for their places in it)."""
+    from table.live.bookmark_store import BookmarkStore, folder_beside
+    from table.live.bookmarks import Bookmarks
+    from table.live.gamelog import GameLog
+
+    path = _log_path(load_config(args.config), args.log)
+    folder = folder_beside(path)
+    if folder is None or not folder.is_dir():
+        raise ConfigError(f"{folder or path}: no bookmarks here")
+    return Bookmarks(BookmarkStore(folder), GameLog(path))
+
+
+def bookmarks_list(args: argparse.Namespace) -> Any:
+    found = _bookmarks(args)
+    try:
+        return {"folder": str(found.store.folder), "bookmarks": found.summaries()}
+    finally:
+        found.gamelog.close()
+
+
+def bookmarks_export(args: argparse.Namespace) -> Any:
+    from table.errors import QueryError
+    from table.live.bookmark_page import page
+    from table.live.bookmark_store import answer_text
+
+    found = _bookmarks(args)
+    try:
+        document = found.get(args.id)
+    except QueryError as exc:
+        known = ", ".join(str(s["id"]) for s in found.store.summaries()) or "none"
+        raise ConfigError(f"{found.store.folder}: {exc} (bookmarks: {known})") from None
+    finally:
+        found.gamelog.close()
+    try:
+        Path(args.out).write_text(page(document), encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{args.out}: cannot write: {exc.strerror}") from None
+    return {"bookmark": args.id, "path": args.out, "text": answer_text(document["measurement"])}
 
 
 @contextlib.contextmanager

@@ -168,3 +168,24 @@ def test_a_long_press_of_measure_bookmarks_the_selection(layout, factory, make_c
     pin.drive_low()
     pin.drive_high()
     assert c.state.target != "raiders-1" and len(c.bookmarks.summaries()) == 1
+
+
+def test_the_cli_lists_and_exports_bookmarks_without_the_table(make_controller, tmp_path, capsys):
+    from table.cli import main as cli_main
+
+    c = make_controller()
+    taken = c.command("bookmark", a="rifles-1", b="sniper-1")["bookmark"]
+    c.close()
+    log = str(tmp_path / "game.sqlite3")
+    assert cli_main(["bookmarks", "list", "--log", log]) == 0
+    listed = json.loads(capsys.readouterr().out)["bookmarks"]
+    assert [(b["id"], b["text"], b["seq"] is not None) for b in listed] == [(1, taken["text"], True)]
+    out = tmp_path / "judge.html"
+    assert cli_main(["bookmarks", "export", "1", "--out", str(out), "--log", log]) == 0
+    assert json.loads(capsys.readouterr().out) == {"bookmark": 1, "path": str(out), "text": taken["text"]}
+    assert taken["text"].replace('"', "&quot;") in out.read_text()
+    assert cli_main(["bookmarks", "export", "4", "--out", str(out), "--log", log]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"smarttable bookmarks: {tmp_path / 'game-bookmarks'}: no bookmark 4 (bookmarks: 1)"]
+    assert cli_main(["bookmarks", "list", "--log", str(tmp_path / "other.sqlite3")]) == 2
+    assert "other-bookmarks: no bookmarks here" in capsys.readouterr().err
