@@ -98,6 +98,13 @@ def _roll(e: Mapping[str, Any], scene: Scene | None) -> str:
             f"{f' ({successes} successes)' if successes is not None else ''}.")
 
 
+def _bookmark(e: Mapping[str, Any], scene: Scene | None) -> str:
+    ends = " → ".join(str(x) if not isinstance(x, list) else f"({float(x[0]):.1f}, {float(x[1]):.1f})"
+                      for x in e.get("between", []))
+    close = ", too close to call" if e.get("too_close_to_call") else ""
+    return f"Bookmark {e['id']}: {_words(e.get('question'))} {ends}, {e.get('text')}{close}."
+
+
 def _game_start(e: Mapping[str, Any], scene: Scene | None) -> str:
     document = e.get("scene") if isinstance(e.get("scene"), Mapping) else {}
     return f"New game: {_words(document.get('ruleset'))}, {len(document.get('models', []))} models."
@@ -111,6 +118,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Scene | None], str]] = {
     "target": lambda e, s: f"Target: {e['target']}." if e.get("target") else "Target cleared.",
     "roll": _roll,
     "measure": _measure,
+    "bookmark": _bookmark,
     "warning": lambda e, s: f"Warning: {e.get('message') or _words(e.get('warning'))}.",
     "warning_cleared": lambda e, s: f"Warning cleared: {e.get('id')}.",
     "acknowledge": lambda e, s: f"Warning acknowledged: {e.get('id')}.",

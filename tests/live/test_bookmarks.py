@@ -23,6 +23,7 @@ from table.hw.pinmap import load_pin_map
 from table.hw.strip import ColourCorrection, MockStrip
 from table.live.bookmark_store import BookmarkStore
 from table.live.bookmarks import Bookmarks
+from table.live.summaries import summary
 from tests.live.live_fakes import CONFIG_DIR
 from tests.live.test_log_faults import fill, mount_tmpfs
 from vision.detect import detect_markers
@@ -96,6 +97,8 @@ def test_the_tables_selection_or_else_the_ruler_is_the_measurement(make_controll
         c.command("bookmark")
     c.command("ruler", a="0,0", b="3,4")
     assert c.command("bookmark")["bookmark"]["text"] == '5.00"'
+    logged = [e for e in c.gamelog.events(c.game) if e["kind"] == "bookmark"]
+    assert summary(logged[0]) == 'Bookmark 1: ruler (0.0, 0.0) → (3.0, 4.0), 5.00".'    # the log's sentence
     c.command("select", id="rifles-1")
     c.command("target", id="raiders")                       # a unit: measured from its nearest model
     doc = c.bookmarks.get(c.command("bookmark")["bookmark"]["id"])

@@ -36,6 +36,9 @@ const SENTENCES = {
   target: (e) => (e.target ? `Target: ${e.target}.` : "Target cleared."),
   roll: (e) => `Rolled ${e.label || words(e.roll)}: ${value(e.result?.dice ?? e.result)}`
     + `${e.result?.successes != null ? ` (${e.result.successes} successes)` : ""}.`,
+  bookmark: (e) => `Bookmark ${e.id}: ${words(e.question)} ${(e.between || []).map((x) => (Array.isArray(x)
+    ? `(${x.map((v) => Number(v).toFixed(1)).join(", ")})` : x)).join(" → ")}, ${e.text}`
+    + `${e.too_close_to_call ? ", too close to call" : ""}.`,
   measure: (e) => `Measured ${words(e.question)} ${(e.args || []).join(" → ")}: ${describe(e.answer || {})}.`,
   warning: (e) => `Warning: ${e.message || words(e.warning)}.`,
   warning_cleared: (e) => `Warning cleared: ${e.id}.`,
