@@ -116,6 +116,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Scene | None], str]] = {
     "move": _move,
     "select": _select,
     "target": lambda e, s: f"Target: {e['target']}." if e.get("target") else "Target cleared.",
+    "destination": lambda e, s: (f"Path to hex [{e['hex'][0]}, {e['hex'][1]}]." if e.get("hex")
+                                 else "Path cleared."),
     "roll": _roll,
     "measure": _measure,
     "bookmark": _bookmark,

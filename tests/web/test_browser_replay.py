@@ -4,14 +4,19 @@ measurement with its error bar, and a warning visible while it was in force and 
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
 from tests.web.browser import ARTIFACTS, TO_SCREEN, needs_chromium
 from tests.web.replay_game import MOVED, RAIDER, START, play
 from tests.web.server import LiveServer, make_app
+from tests.web.tables import demo_controller
 
 pytestmark = needs_chromium
+HEX = Path(__file__).resolve().parents[1] / "data" / "web" / "demo_hex.json"   # flat, 1.5", hex [0,0] at (2, 2)
 
 ON_REPLAY_BOARD = """([x, y]) => {
   const svg = document.getElementById("replay-board");
@@ -119,3 +124,31 @@ def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp
     finally:
         server.close()
         game.controller.close()
+
+
+def hex_centre(q: int, r: int) -> tuple[float, float]:
+    """A flat hex's centre on the hex demo's board (Red Blob Games' layout, as the contract says)."""
+    return 2.0 + 1.5 * 1.5 * q, 2.0 + 1.5 * math.sqrt(3) * (r + q / 2)
+
+
+def test_a_hex_games_path_is_drawn_at_the_event_that_chose_it_and_gone_after(phone, tmp_path):
+    controller = demo_controller(tmp_path, scene=HEX)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        controller.command("select", id="inf-1")
+        far = max(controller.ruleset().ask("moves", ["inf-1"])["reachable"], key=lambda r: r["cost"])
+        controller.command("destination", hex=far["hex"])
+        controller.command("select", id=None)
+        phone.goto(server.url + "/#replay")
+        expect(phone.locator("#replay-event")).to_have_text("Selection cleared.")
+        path = phone.locator("#replay-board polyline.path")
+        expect(path).to_have_count(0)
+        phone.locator("#replay-prev").click()
+        expect(phone.locator("#replay-event")).to_have_text(f"Path to hex [{far['hex'][0]}, {far['hex'][1]}].")
+        expect(path).to_be_visible()
+        drawn = [tuple(float(v) for v in p.split(",")) for p in path.get_attribute("points").split()]
+        assert drawn == [pytest.approx(hex_centre(*h)) for h in far["path"]]
+        assert len(drawn) >= 3
+    finally:
+        server.close()
+        controller.close()

@@ -3,7 +3,7 @@
 // error bar, the warnings in force). GET /api/replay lists the events, GET /api/replay/<seq> is one board.
 // Leaving it (Live board) goes back to the live board, which kept following the table meanwhile.
 import { el, getJSON, kv } from "./api.js";
-import { coverCrossed, drawBoard } from "./board.js";
+import { coverCrossed, drawBoard, hexLayout } from "./board.js";
 import { drawOverlays } from "./overlays.js";
 import { drawRuler } from "./ruler.js";
 
@@ -88,7 +88,8 @@ function drawReplayBoard(view, warnUnits) {
   const drawn = { selected: [sel.model, sel.target].filter(Boolean), warnUnits, pxPerInch,
                   sight: line ? { ...los, line } : null, blockers: los?.blocked_by || [],
                   covers: line ? coverCrossed(scene, line) : [], coverFrom: los?.cover_from || null,
-                  zones: sel.deployment?.zones };
+                  zones: sel.deployment?.zones,
+                  path: scene.hexgrid && sel.path?.path ? sel.path.path.map(hexLayout(scene.hexgrid).toBoard) : null };
   drawBoard(svg, scene, drawn);
   drawOverlays(svg, scene, drawn);
   drawRuler(svg, sel.ruler, null, pxPerInch);
