@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -201,7 +201,7 @@ class Config(Mapping[str, Mapping[str, Any]]):
     def __getitem__(self, section: str) -> Mapping[str, Any]:
         return self._sections[section]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._sections)
 
     def __len__(self) -> int:
@@ -210,7 +210,7 @@ class Config(Mapping[str, Mapping[str, Any]]):
     def path(self, section: str, key: str) -> Path:
         """A path-valued key, relative to the config file's folder."""
         base = self.source.parent if self.source else CONFIG_DIR
-        return (base / self[section][key]).resolve()
+        return (base / Path(self[section][key])).resolve()
 
     @property
     def corners(self) -> dict[int, tuple[float, float]]:
@@ -220,8 +220,9 @@ class Config(Mapping[str, Mapping[str, Any]]):
 def _type_name(types: type | tuple[type, ...]) -> str:
     if types is NUMBER:
         return "a number"
-    names = {bool: "true or false", int: "an integer", str: "a string", dict: "a table", float: "a number"}
-    return names.get(types, str(types))  # type: ignore[arg-type]
+    names: dict[type | tuple[type, ...], str] = {
+        bool: "true or false", int: "an integer", str: "a string", dict: "a table", float: "a number"}
+    return names.get(types, str(types))
 
 
 def validate(document: Mapping[str, Any], source: str) -> dict[str, dict[str, Any]]:
@@ -254,7 +255,7 @@ def _keys(given: Mapping[str, Any], keys: Mapping[str, Key], source: str, where:
         problem = spec.check(value) if spec.check else None
         if problem:
             raise ConfigError(f"{source}: {where}.{key}: {problem}")
-        out[key] = float(value) if spec.types is NUMBER else value
+        out[key] = float(value) if spec.types is NUMBER and isinstance(value, NUMBER) else value
     for key, spec in keys.items():
         out.setdefault(key, spec.default)
     return out

@@ -11,11 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TypeVar, cast
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely import affinity
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import LineString, MultiPoint, MultiPolygon, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from table.scene import Base, Model, Terrain
@@ -25,6 +27,27 @@ CIRCLE_SEGMENTS = 64  # per quarter circle: sagitta of a 60 mm base is under 0.0
 GRAZE = 1e-4  # inches a segment may enter a polygon and still not cross it
 
 Point2 = tuple[float, float]
+Coords = npt.NDArray[np.float64]  # board points, (N, 2) unless said otherwise
+Shape = TypeVar("Shape", bound=BaseGeometry)
+
+
+def _at(position: Point2) -> Coords:
+    return np.asarray(position, dtype=np.float64)
+
+
+def polygon_of(vertices: Coords) -> Polygon:
+    """One polygon from (N, 2) vertices (shapely.polygons: its stubs cannot tell one result from many)."""
+    return cast(Polygon, shapely.polygons(vertices))
+
+
+def polygons_of(vertices: Coords) -> npt.NDArray[np.object_]:
+    """Polygons from (M, N, 2) vertices, one per row (shapely.polygons)."""
+    return cast(npt.NDArray[np.object_], shapely.polygons(vertices))
+
+
+def lines_of(segments: Coords) -> npt.NDArray[np.object_]:
+    """Line strings from (M, N, 2) points, one per row (shapely.linestrings)."""
+    return cast(npt.NDArray[np.object_], shapely.linestrings(segments))
 
 
 def mm_to_inches(mm: float) -> float:
@@ -52,14 +75,14 @@ def _base_shape(base: Base, heading: float) -> Polygon:
 
 
 @lru_cache(maxsize=4096)
-def _base_vertices(base: Base, heading: float) -> np.ndarray:
+def _base_vertices(base: Base, heading: float) -> Coords:
     coords = np.asarray(_base_shape(base, heading).exterior.coords)[:-1]
     coords.setflags(write=False)
     return coords
 
 
 @lru_cache(maxsize=4096)
-def _outer_vertices(base: Base, heading: float, sides: int) -> np.ndarray:
+def _outer_vertices(base: Base, heading: float, sides: int) -> Coords:
     if base.shape == "rect":
         coords = np.asarray(_base_shape(base, heading).exterior.coords)[:-1]
     else:  # the circumscribed polygon of the circle, stretched to the oval: it holds the whole base
@@ -73,13 +96,13 @@ def _outer_vertices(base: Base, heading: float, sides: int) -> np.ndarray:
     return coords
 
 
-def outer_outline(model: Model, sides: int = 16) -> np.ndarray:
+def outer_outline(model: Model, sides: int = 16) -> Coords:
     """A coarse convex outline (N, 2) that holds the whole base: for quick, safe-side tests."""
-    return _outer_vertices(model.base, model.heading, sides) + np.asarray(model.position)
+    return _outer_vertices(model.base, model.heading, sides) + _at(model.position)
 
 
 @lru_cache(maxsize=4096)
-def _outer_planes(base: Base, heading: float, sides: int) -> tuple[np.ndarray, np.ndarray, float]:
+def _outer_planes(base: Base, heading: float, sides: int) -> tuple[Coords, Coords, float]:
     vertices = _outer_vertices(base, heading, sides)
     normals, offsets = clip_planes(vertices)
     normals.setflags(write=False)
@@ -87,10 +110,10 @@ def _outer_planes(base: Base, heading: float, sides: int) -> tuple[np.ndarray, n
     return normals, offsets, float(np.hypot(vertices[:, 0], vertices[:, 1]).max())
 
 
-def outer_planes(model: Model, sides: int = 16) -> tuple[np.ndarray, np.ndarray]:
+def outer_planes(model: Model, sides: int = 16) -> tuple[Coords, Coords]:
     """`clip_planes` of `outer_outline` (worked out once per base and heading)."""
     normals, offsets, _ = _outer_planes(model.base, model.heading, sides)
-    return normals, offsets + normals @ np.asarray(model.position)
+    return normals, offsets + normals @ _at(model.position)
 
 
 def outer_reach(model: Model, sides: int = 16) -> float:
@@ -99,26 +122,26 @@ def outer_reach(model: Model, sides: int = 16) -> float:
 
 
 @lru_cache(maxsize=4096)
-def _base_planes(base: Base, heading: float) -> tuple[np.ndarray, np.ndarray]:
+def _base_planes(base: Base, heading: float) -> tuple[Coords, Coords]:
     normals, offsets = clip_planes(_base_vertices(base, heading))
     normals.setflags(write=False)
     offsets.setflags(write=False)
     return normals, offsets
 
 
-def footprint_planes(model: Model) -> tuple[np.ndarray, np.ndarray]:
+def footprint_planes(model: Model) -> tuple[Coords, Coords]:
     """`clip_planes` of the model's footprint (worked out once per base and heading)."""
     normals, offsets = _base_planes(model.base, model.heading)
-    return normals, offsets + normals @ np.asarray(model.position)
+    return normals, offsets + normals @ _at(model.position)
 
 
 def footprint(model: Model) -> Polygon:
     """The board area a model's base covers."""
-    return shapely.polygons(footprint_vertices(model))
+    return polygon_of(footprint_vertices(model))
 
 
 @lru_cache(maxsize=4096)
-def _core_vertices(base: Base, heading: float) -> np.ndarray:
+def _core_vertices(base: Base, heading: float) -> Coords:
     coords = np.asarray(core(_base_shape(base, heading)).exterior.coords)[:-1]
     coords.setflags(write=False)
     return coords
@@ -126,12 +149,12 @@ def _core_vertices(base: Base, heading: float) -> np.ndarray:
 
 def footprint_core(model: Model) -> Polygon:
     """The footprint shrunk by GRAZE (see `core`), worked out once per base and heading."""
-    return shapely.polygons(_core_vertices(model.base, model.heading) + np.asarray(model.position))
+    return polygon_of(_core_vertices(model.base, model.heading) + _at(model.position))
 
 
-def footprint_vertices(model: Model) -> np.ndarray:
+def footprint_vertices(model: Model) -> Coords:
     """The footprint's outline as an (N, 2) array (convex, no repeated closing point)."""
-    return _base_vertices(model.base, model.heading) + np.asarray(model.position)
+    return _base_vertices(model.base, model.heading) + _at(model.position)
 
 
 def base_radius(base: Base) -> float | None:
@@ -165,28 +188,28 @@ def terrain_polygon(piece: Terrain) -> Polygon:
 
 def terrain_polygons(pieces: Sequence[Terrain]) -> list[Polygon]:
     """`terrain_polygon` of each piece, made in one shapely call per vertex count."""
-    found: list[Polygon] = [None] * len(pieces)  # type: ignore[list-item]
+    found: dict[int, Polygon] = {}
     by_count: dict[int, list[int]] = {}
     for k, piece in enumerate(pieces):
         by_count.setdefault(len(piece.polygon), []).append(k)
     for slots in by_count.values():
-        made = shapely.polygons(np.array([pieces[k].polygon for k in slots], dtype=float))
+        made = polygons_of(np.array([pieces[k].polygon for k in slots], dtype=np.float64))
         for k, polygon, valid in zip(slots, made, shapely.is_valid(made), strict=True):
             found[k] = polygon if valid else shapely.make_valid(polygon).buffer(0)
-    return found
+    return [found[k] for k in range(len(pieces))]
 
 
 def segment(a: tuple[float, float], b: tuple[float, float]) -> LineString:
     return LineString([a, b])
 
 
-def core(polygon: Polygon, graze: float = GRAZE) -> Polygon:
+def core(polygon: Shape, graze: float = GRAZE) -> Shape | Polygon:
     """The polygon shrunk by `graze` (mitred corners): what a segment must touch to cross it."""
     shrunk = polygon.buffer(-graze, join_style="mitre")
     return shrunk if not shrunk.is_empty else polygon
 
 
-def core_many(polygons: Sequence[Polygon], graze: float = GRAZE) -> list[Polygon]:
+def core_many(polygons: Sequence[BaseGeometry], graze: float = GRAZE) -> list[BaseGeometry]:
     """`core` of each polygon, in one shapely call."""
     if not len(polygons):
         return []
@@ -202,10 +225,11 @@ def segment_near(segments: np.ndarray, discs: np.ndarray) -> np.ndarray:
     length2 = np.einsum("nk,nk->n", step, step)
     t = np.clip(np.einsum("nk,nk->n", rel, step) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
     gap = rel - t[:, None] * step
-    return np.einsum("nk,nk->n", gap, gap) <= (discs[:, 2] + 1e-9) ** 2
+    near: npt.NDArray[np.bool_] = np.einsum("nk,nk->n", gap, gap) <= (discs[:, 2] + 1e-9) ** 2
+    return near
 
 
-def clip_planes(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def clip_planes(vertices: Coords) -> tuple[Coords, Coords]:
     """A convex outline as half-planes n . x <= c (outward unit normals n, offsets c) for `convex_clip`."""
     nxt = np.roll(vertices, -1, axis=0)
     edges = nxt - vertices
@@ -284,8 +308,8 @@ def outer_tangents(va: np.ndarray, vb: np.ndarray) -> list[tuple[np.ndarray, np.
 
 
 def _hull_bridges(va: np.ndarray, vb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    hull = shapely.convex_hull(shapely.multipoints(np.vstack([va, vb])))
-    if hull.geom_type != "Polygon":
+    hull = MultiPoint(np.vstack([va, vb])).convex_hull
+    if not isinstance(hull, Polygon):
         return []
     ring = np.asarray(hull.exterior.coords)
     in_a = np.isin(ring[:, 0] + 1j * ring[:, 1], va[:, 0] + 1j * va[:, 1])  # hull vertices are exact copies
@@ -293,7 +317,7 @@ def _hull_bridges(va: np.ndarray, vb: np.ndarray) -> list[tuple[np.ndarray, np.n
             for i in np.flatnonzero(in_a[:-1] != in_a[1:])]
 
 
-def base_outline(base: Base, heading: float, sides: int | None = None) -> np.ndarray:
+def base_outline(base: Base, heading: float, sides: int | None = None) -> Coords:
     """The base's outline centred on the origin at its heading: the footprint's (inscribed, within
     0.0001") when `sides` is None, else a circumscribed `sides`-gon that holds the whole base."""
     if sides is None:
@@ -301,11 +325,11 @@ def base_outline(base: Base, heading: float, sides: int | None = None) -> np.nda
     return _outer_vertices(base, heading, sides)
 
 
-def minkowski(polygon: BaseGeometry, outline: np.ndarray) -> BaseGeometry:
+def minkowski(polygon: Polygon | MultiPolygon, outline: np.ndarray) -> BaseGeometry:
     """polygon (+) a convex outline centred on the origin: where the outline's centre may not go
     without the outline overlapping the polygon (the polygon, and each edge swept by the outline)."""
-    rings = [polygon.exterior, *polygon.interiors] if polygon.geom_type == "Polygon" else [
-        ring for part in polygon.geoms for ring in (part.exterior, *part.interiors)]
+    parts = [polygon] if isinstance(polygon, Polygon) else polygon.geoms
+    rings = [ring for part in parts for ring in (part.exterior, *part.interiors)]
     edges = np.vstack([np.stack([c[:-1], c[1:]], axis=1)
                        for c in (np.asarray(r.coords) for r in rings)])  # (E, 2, 2)
     ends = edges[:, :, None, :] + outline[None, None, :, :]  # (E, 2, N, 2): the outline at both ends
@@ -318,6 +342,6 @@ def swept(outline: np.ndarray, points: Sequence[Point2]) -> BaseGeometry:
     along the polyline `points`: per straight leg, the hull of the outline at both ends."""
     p = np.asarray(points, dtype=float).reshape(-1, 2)
     if len(p) == 1:
-        return shapely.polygons(outline + p[0])
+        return polygon_of(outline + p[0])
     ends = np.stack([p[:-1], p[1:]], axis=1)[:, :, None, :] + outline[None, None, :, :]
     return shapely.union_all(shapely.convex_hull(shapely.multipoints(ends.reshape(len(p) - 1, -1, 2))))

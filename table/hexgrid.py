@@ -222,7 +222,7 @@ class HexLayout:
 
     @classmethod
     def from_spec(cls, spec: GridSpec) -> HexLayout:
-        return cls(spec.size, spec.orientation, tuple(spec.origin))
+        return cls(spec.size, spec.orientation, spec.origin)
 
     @property
     def _sy(self) -> float:

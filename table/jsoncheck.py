@@ -81,9 +81,12 @@ class JsonReader:
         return (self.integer(items[0], f"{path}[0]"), self.integer(items[1], f"{path}[1]"))
 
 
+_KINDS: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
+
+
 def kind_of(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), type(value).__name__)
+    return _KINDS.get(type(value), type(value).__name__)

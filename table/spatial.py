@@ -13,7 +13,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from table.errors import QueryError
-from table.geometry import GRAZE, Point2, core_many
+from table.geometry import GRAZE, Point2, core_many, lines_of
 
 
 class ShapeIndex:
@@ -43,7 +43,7 @@ class ShapeIndex:
         found: list[list[int]] = [[] for _ in range(len(segments))]
         if not len(self) or not len(segments):
             return found
-        seg_idx, shape_idx = self._hits(shapely.linestrings(np.asarray(segments, dtype=float)))
+        seg_idx, shape_idx = self._hits(lines_of(np.asarray(segments, dtype=np.float64)))
         for s, k in sorted(zip(seg_idx.tolist(), shape_idx.tolist(), strict=True)):
             found[s].append(k)
         return found
@@ -52,7 +52,7 @@ class ShapeIndex:
         """Whether each segment of an (N, 2, 2) array crosses any shape."""
         blocked = np.zeros(len(segments), dtype=bool)
         if len(self) and len(segments):
-            seg_idx, _ = self._hits(shapely.linestrings(np.asarray(segments, dtype=float)))
+            seg_idx, _ = self._hits(lines_of(np.asarray(segments, dtype=np.float64)))
             blocked[seg_idx] = True
         return blocked
 
@@ -148,7 +148,7 @@ def seams(shapes: Sequence[BaseGeometry], cores: Sequence[BaseGeometry], graze: 
     for members in clusters.values():
         if len(members) < 2:
             continue
-        parts = [shapely.buffer(shapes[k], graze, join_style="mitre") for k in members]
+        parts: list[BaseGeometry] = [shapely.buffer(shapes[k], graze, join_style="mitre") for k in members]
         if close_corners:
             parts += [_bridge(shapes[i], shapes[j]) for i, j in pairs if root(i) == root(members[0])]
         joined = shapely.buffer(shapely.union_all(parts), -2 * graze, join_style="mitre")

@@ -111,8 +111,9 @@ def annotate_pair(answer: dict[str, Any], scene: Scene, a: Model, b: Model, far_
     if isinstance(answer.get("distance"), (int, float)):
         lo, hi = distance_interval(float(answer["distance"]), model_sigma(a), model_sigma(b))
         out["interval"] = [round(lo, 4), round(hi, 4)]
-    length = math.dist(a.position, b.position)
-    ux, uy = ((b.x - a.x) / length, (b.y - a.y) / length) if length > 1e-9 else (1.0, 0.0)
+    (ax, ay), (bx, by) = a.position, b.position
+    length = math.dist((ax, ay), (bx, by))
+    ux, uy = ((bx - ax) / length, (by - ay) / length) if length > 1e-9 else (1.0, 0.0)
     step = Z95 * s
     near = verdicts(ask(moved(scene, far_side, -ux * min(step, length), -uy * min(step, length)), name, args))
     far = verdicts(ask(moved(scene, far_side, ux * step, uy * step), name, args))
@@ -128,7 +129,7 @@ def annotate_sampled(answer: Any, scene: Scene, name: str, args: list[str], ask:
         return answer
     exact = verdicts(answer)
     rng = np.random.default_rng(SEED)
-    seen: dict[str, Counter] = {k: Counter() for k in exact}
+    seen: dict[str, Counter[Any]] = {k: Counter() for k in exact}
     for _ in range(SAMPLES):
         try:
             drawn = verdicts(ask(jittered(scene, rng), name, args))

@@ -39,7 +39,7 @@ class InchRuleset(Ruleset):
     @cached_property
     def method(self) -> str:
         method = self.rulings.get("measure", self.measure_default)
-        if method not in METHODS:
+        if not isinstance(method, str) or method not in METHODS:
             raise QueryError(f"ruling measure={method!r}: expected one of {', '.join(METHODS)}")
         return method
 
