@@ -8,7 +8,7 @@ hex without flicker at the edges. Offset and doubled coordinates convert to and 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -30,6 +30,12 @@ class GridSpec(Protocol):
 
     @property
     def origin(self) -> tuple[float, float]: ...
+
+
+def as_hex(h: Sequence[int]) -> Hex:
+    """A hex given as any pair of ints (a JSON [q, r] too) as the grid's (q, r) tuple."""
+    q, r = h
+    return (q, r)
 
 
 def hex_add(a: Hex, b: Hex) -> Hex:

@@ -93,8 +93,11 @@ class LiveGame(Protocol):
     `view` is what the panel shows (under `phase[<rule system>]` in the snapshot).
     """
 
-    arguments: Mapping[str, str | None]
-    phase_action: str | None
+    @property
+    def arguments(self) -> Mapping[str, str | None]: ...
+
+    @property
+    def phase_action(self) -> str | None: ...
 
     def action_args(self, action: str, args: list[Any] | tuple[Any, ...]) -> list[Any]: ...
 

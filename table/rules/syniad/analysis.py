@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from table.errors import QueryError
-from table.hexgrid import Hex
+from table.hexgrid import Hex, as_hex
 from table.rules.syniad.movement import Obstacles, Reach, search
 from table.rules.syniad.sight import DEFAULT_BLOCKING, BlockingGrid, visible_arrays
 from table.rules.syniad.state import SyniadState
@@ -139,10 +139,11 @@ class SyniadAnalysis:
         Returns how many units' movement ranges were recomputed. Moves made through the state
         (`SyniadState.place`, so every `SyniadGame` action) update the analysis the same way.
         """
-        if to is not None and tuple(to) not in self.state.smap.index:
-            raise QueryError(f"hex {list(to)} is not on the board")
+        h = None if to is None else as_hex(to)
+        if h is not None and h not in self.state.smap.index:
+            raise QueryError(f"hex {list(h)} is not on the board")
         self.state.counter(uid)
-        self.state.place(uid, None if to is None else tuple(to))
+        self.state.place(uid, h)
         return self.last_redone
 
     def rotate(self, h: Hex) -> list[str]:
@@ -207,7 +208,7 @@ class SyniadAnalysis:
         smap = self.state.smap
         moves = {}
         for uid, reach in sorted(self.reaches.items()):
-            moves[uid] = [(h, cost, tuple(reach.path(smap, h))) for h, cost in reach.reachable(smap)]
+            moves[uid] = [(h, cost, tuple(path)) for h, cost, path in reach.routes(smap)]
         return {"moves": moves,
                 "attackers": {h: list(a) for h, a in sorted(self.attackers.items())},
                 "sight": dict(sorted(self.sight.items()))}

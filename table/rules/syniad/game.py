@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from table.errors import QueryError
-from table.hexgrid import Hex
+from table.hexgrid import Hex, as_hex
 from table.rules.syniad import combat, physical
 from table.rules.syniad.state import SyniadState
 from table.scene import Scene
@@ -119,7 +119,7 @@ class SyniadGame:
     @_action
     def select(self, h: Hex) -> dict[str, Any]:
         """Click a hex: select its top unit (a moved unit goes back to its starting hex instead)."""
-        stack = self.state.stacks.get(tuple(h))
+        stack = self.state.stacks.get(as_hex(h))
         if not stack:
             raise IllegalAction(f"hex {list(h)} holds no units")
         return self._select(stack[-1])
@@ -134,6 +134,7 @@ class SyniadGame:
         self._own(unit_id)
         c = self.state.counters[unit_id]
         if c.status == "moved":
+            assert c.start is not None, "a moved counter keeps its starting hex"
             self.state.place(unit_id, c.start)
             c.status = "available"
             return {"unit": unit_id, "status": "available", "returned_to": list(c.start),
@@ -148,8 +149,8 @@ class SyniadGame:
 
     def reachable(self, unit_id: str) -> list[dict[str, Any]]:
         reach = self.state.reach(unit_id)
-        return [{"hex": list(h), "cost": cost, "path": [list(p) for p in reach.path(self.state.smap, h)]}
-                for h, cost in reach.reachable(self.state.smap)]
+        return [{"hex": list(h), "cost": cost, "path": [list(p) for p in path]}
+                for h, cost, path in reach.routes(self.state.smap)]
 
     @_action
     def move(self, h: Hex) -> dict[str, Any]:
@@ -157,7 +158,7 @@ class SyniadGame:
         self._need("movement")
         if self.selected is None:
             raise IllegalAction("select a unit before moving")
-        h = tuple(h)
+        h = as_hex(h)
         uid = self.selected
         c = self.state.counters[uid]
         reach = self.state.reach(uid)
@@ -165,7 +166,7 @@ class SyniadGame:
         if path is None:
             raise IllegalAction(f"unit {uid!r} cannot move to hex {list(h)} this phase")
         cost = reach.cost[self.state.smap.index[h]]
-        frm = c.hex
+        frm = self.state.smap.hexes[reach.start]
         self.state.place(uid, h)
         c.status, self.selected = "moved", None
         return {"unit": uid, "from": list(frm), "to": list(h), "cost": cost, "path": [list(p) for p in path]}
@@ -173,7 +174,7 @@ class SyniadGame:
     @_action
     def rotate(self, h: Hex) -> list[str]:
         """Stack rotation: the top unit of the hex goes to the bottom."""
-        return self.state.rotate(tuple(h))
+        return self.state.rotate(as_hex(h))
 
     # ------------------------------------------------------------ combat
 
@@ -181,7 +182,7 @@ class SyniadGame:
     def select_target(self, h: Hex) -> dict[str, Any]:
         """Pick the enemy hex to attack; picking it again once attackers are chosen asks to resolve."""
         self._need("combat")
-        h = tuple(h)
+        h = as_hex(h)
         if self.action == SELECT_ATTACKER and h == self.target:
             if not self.attackers:
                 raise IllegalAction("choose at least one attacking unit first")
@@ -205,6 +206,7 @@ class SyniadGame:
         self._need("combat", SELECT_ATTACKER)
         self._own(unit_id)
         if unit_id not in self.eligible():
+            assert self.target is not None, "a target is chosen before its attackers"
             raise IllegalAction(f"unit {unit_id!r} cannot attack hex {list(self.target)}: it must be "
                                 "available, next to the target and not across an unbridged river")
         self.state.counters[unit_id].status = "attacking"

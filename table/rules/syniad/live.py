@@ -20,6 +20,7 @@ from table.errors import QueryError, TableError
 from table.hexgrid import Hex
 from table.rules.declarations import GameState
 from table.rules.syniad.game import SyniadGame
+from table.scene import Scene
 
 log = logging.getLogger(__name__)
 
@@ -75,19 +76,19 @@ class SyniadLive:
         if state.origin is None:
             return None
         try:
-            return self._game_for(state)
+            return self._game_for(state, state.origin)
         except TableError as exc:
             log.warning("syniad: no game for this scene: %s", exc)
             self._game = None
             return None
 
-    def _game_for(self, state: GameState) -> SyniadGame:
+    def _game_for(self, state: GameState, origin: Scene) -> SyniadGame:
         actions = state.actions
-        fresh = (self._game is None or self._origin is not state.origin or self._seed != state.seed
+        fresh = (self._game is None or self._origin is not origin or self._seed != state.seed
                  or actions[:len(self._done)] != self._done)
         if fresh:
             self._game, self._origin, self._seed, self._done = (
-                SyniadGame.from_scene(state.origin, state.seed), state.origin, state.seed, ())
+                SyniadGame.from_scene(origin, state.seed), origin, state.seed, ())
         game = self._game
         assert game is not None
         for action, args in actions[len(self._done):]:
@@ -112,11 +113,12 @@ class SyniadLive:
         out: list[dict[str, Any]] = []
         by_model = {c.model: c for c in trial.state.counters.values() if c.model is not None}
         for event in events:
-            counter = by_model.get(event.get("model"))
-            where = event.get("hex")
+            model, where = event.get("model"), event.get("hex")
+            counter = by_model.get(model) if isinstance(model, str) else None
             if event.get("kind") != "move" or counter is None or where is None or tuple(where) == counter.hex:
                 continue
-            steps = [] if trial.selected == counter.id else [("select_unit", [counter.id])]
+            steps: list[tuple[str, list[Any]]] = [] if trial.selected == counter.id else [
+                ("select_unit", [counter.id])]
             steps.append(("move", [list(where)]))
             checkpoint = copy.deepcopy(trial)
             try:

@@ -63,6 +63,13 @@ class Reach:
         target = smap.index.get(to)
         if target is None or target not in self.destinations:
             return None
+        return self._trace(smap, target)
+
+    def routes(self, smap: SyniadMap) -> list[tuple[Hex, int, list[Hex]]]:
+        """`reachable`, each destination with its cheapest path."""
+        return [(h, cost, self._trace(smap, smap.index[h])) for h, cost in self.reachable(smap)]
+
+    def _trace(self, smap: SyniadMap, target: int) -> list[Hex]:
         out = [target]
         while out[-1] != self.start:
             out.append(self.parent[out[-1]])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from table.hexgrid import Hex
+from table.hexgrid import Hex, as_hex
 from table.rules.syniad.state import Counter, SyniadState
 
 
@@ -57,17 +57,17 @@ def mismatches(state: SyniadState, observed: Mapping[str, Hex]) -> list[dict[str
         if c.model is None:
             continue
         known.add(c.model)
-        seen = observed.get(c.model)
-        seen = None if seen is None else tuple(seen)
+        where = observed.get(c.model)
+        seen = None if where is None else as_hex(where)
         if seen == c.hex:
             continue
         entry = {"unit": c.id, "model": c.model, "expected": None if c.hex is None else list(c.hex),
                  "observed": None if seen is None else list(seen)}
-        if c.hex is None:
+        if seen is not None and c.hex is None:
             entry["text"] = f"{c.name} was eliminated: remove it from hex {_hex_text(seen)}"
-        elif seen is None:
+        elif seen is None and c.hex is not None:
             entry["text"] = f"{c.name} is missing: put it on hex {_hex_text(c.hex)}"
-        else:
+        elif seen is not None and c.hex is not None:
             entry["text"] = f"{c.name} stands on hex {_hex_text(seen)}: move it to hex {_hex_text(c.hex)}"
         out.append(entry)
     for model in sorted(set(observed) - known):

@@ -84,8 +84,8 @@ class Syniad(HexRuleset):
         reach = self.state.reach(unit)
         smap = self._map
         return {"unit": unit, "from": list(self._unit_hex(unit)),
-                "reachable": [{"hex": list(h), "cost": cost, "path": [list(p) for p in reach.path(smap, h)]}
-                              for h, cost in reach.reachable(smap)]}
+                "reachable": [{"hex": list(h), "cost": cost, "path": [list(p) for p in path]}
+                              for h, cost, path in reach.routes(smap)]}
 
     @question("path")
     def path(self, unit: str, to: str) -> dict[str, Any]:

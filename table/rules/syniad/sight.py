@@ -8,8 +8,10 @@ answers of `sight` (same arithmetic, same rounding).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from table.hexgrid import Hex, line
 
@@ -30,14 +32,21 @@ class BlockingGrid:
         for q, r in self.blocking:
             self.grid[q - self.q0, r - self.r0] = True
 
-    def lookup(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+    def lookup(self, q: np.ndarray, r: np.ndarray) -> npt.NDArray[np.bool_]:
         """Blocking flags for hexes; those outside the box fall on its blocking-free border."""
         qi = np.clip(q - self.q0, 0, self.grid.shape[0] - 1)
         ri = np.clip(r - self.r0, 0, self.grid.shape[1] - 1)
-        return self.grid[qi, ri]
+        flags: npt.NDArray[np.bool_] = self.grid[qi, ri]
+        return flags
 
 
-def sight(a: Hex, b: Hex, blocking: Iterable[Hex] | BlockingGrid) -> dict[str, object]:
+class Sight(TypedDict):
+    visible: bool
+    hexes: list[Hex]       # the line, both ends included
+    blocked_by: list[Hex]  # the blocking hexes strictly between the ends
+
+
+def sight(a: Hex, b: Hex, blocking: Iterable[Hex] | BlockingGrid) -> Sight:
     """The line from a to b, the blocking hexes strictly between, and whether b is visible."""
     blocked_set = blocking.blocking if isinstance(blocking, BlockingGrid) else frozenset(blocking)
     hexes = line(a, b)
