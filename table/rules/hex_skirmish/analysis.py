@@ -72,7 +72,8 @@ class SkirmishAnalysis:
         unit = field.units[unit_id]
         models = self.rules.scene.models_of(unit_id)
         anchor = self.rules.hex_of(models[0])
-        allowance, offsets, sized, facing = None, (), None, 0
+        allowance, sized, facing = None, None, 0
+        offsets: tuple[Hex, ...] = ()
         if len(models) == 1:
             model = models[0]
             offsets = tuple((h[0] - anchor[0], h[1] - anchor[1]) for h in field.model_hexes[model.id])
@@ -136,7 +137,9 @@ class SkirmishAnalysis:
             return
         no_stop = self.count[None, :] > self._units.member[which]    # a cell another unit covers
         rows: dict[tuple[str, int], int] = {}
-        walls, wall_of, jobs = [], [], []
+        walls: list[np.ndarray] = []
+        wall_of: list[int] = []
+        jobs: list[Job] = []
         for row, i in enumerate(which):
             p = self.pieces[i]
             shape = self._shape(p)
@@ -275,11 +278,11 @@ class SkirmishAnalysis:
         n = len(self.pieces)
         moved_vehicle = before[cells] != self._units.vehicle_at[cells]
         watch = cells if p.vehicle else cells[moved_vehicle]
-        crossed = np.zeros(n * n, dtype=bool)
+        by_row = np.zeros(n * n, dtype=bool)
         if len(watch):
-            rows = self.between[:, watch].any(axis=1)
-            crossed[self._row >= 0] = rows[self._row[self._row >= 0]]
-        crossed = crossed.reshape(n, n)
+            rows = np.any(self.between[:, watch], axis=1)
+            by_row[self._row >= 0] = rows[self._row[self._row >= 0]]
+        crossed = by_row.reshape(n, n)
         crossed[i, :] = crossed[:, i] = True
         crossed &= self._players[:, None] != self._players[None, :]
         present = np.array([bool(q.cells) for q in self.pieces])

@@ -108,8 +108,8 @@ class HexLines:
 
     def __init__(self, span_q: int, span_r: int, height: int):
         self.span_q, self.span_r = span_q, span_r
-        dq, dr = np.meshgrid(np.arange(-span_q, span_q + 1), np.arange(-span_r, span_r + 1), indexing="ij")
-        dq, dr = dq.ravel(), dr.ravel()
+        grid_q, grid_r = np.meshgrid(np.arange(-span_q, span_q + 1), np.arange(-span_r, span_r + 1), indexing="ij")
+        dq, dr = grid_q.ravel(), grid_r.ravel()
         self.length = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
         self.first = np.cumsum(self.length + 1) - (self.length + 1)
         which = np.repeat(np.arange(len(dq)), self.length + 1)
@@ -124,7 +124,8 @@ class HexLines:
         self.tie = (np.abs(eq - er) < 1e-9) & (np.maximum(eq, er) > es)
 
     def offset(self, dq: np.ndarray, dr: np.ndarray) -> np.ndarray:
-        return (dq + self.span_q) * (2 * self.span_r + 1) + (dr + self.span_r)
+        index: np.ndarray = (dq + self.span_q) * (2 * self.span_r + 1) + (dr + self.span_r)
+        return index
 
 
 class Shape:

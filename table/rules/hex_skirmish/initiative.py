@@ -64,7 +64,7 @@ def initiative(field: Field, seed: int | None, rounding: str) -> dict[str, Any]:
     rolls = {p: rng.randint(1, INITIATIVE_DIE) for p in players}
     precedence, rolloffs = _precedence(rng, rolls)
     rank = {p: i for i, p in enumerate(precedence)}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry, kind, units in entries:
         player = units[0].player
         slowest = min(u.needs_movement() for u in units)

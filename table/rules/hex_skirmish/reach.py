@@ -101,13 +101,13 @@ def search_many(board: Board, jobs: list[Job], walls: np.ndarray, wall_of: np.nd
         one = cost[t] == c + 1
         levels[c + 1].append(t[one])
         levels[c + 2].append(t[~one])
-    cost = cost.reshape(k, size)
-    over = cost > limit[:, None]
-    cost[over] = INF
-    before = before.reshape(k, size)
-    before = np.where(over | (before == INF), -1, before - (np.arange(k) * size)[:, None])
-    stops = destinations(cost, start, no_stop)
-    return [Reach(int(start[i]), int(limit[i]), cost[i], before[i], stops[i]) for i in range(k)]
+    costs = cost.reshape(k, size)
+    over = costs > limit[:, None]
+    costs[over] = INF
+    sources = before.reshape(k, size)
+    sources = np.where(over | (sources == INF), -1, sources - (np.arange(k) * size)[:, None])
+    stops = destinations(costs, start, no_stop)
+    return [Reach(int(start[i]), int(limit[i]), costs[i], sources[i], stops[i]) for i in range(k)]
 
 
 def _search_one(job: Job, wall: np.ndarray, no_stop: np.ndarray, size: int) -> Reach:

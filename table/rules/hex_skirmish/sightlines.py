@@ -115,7 +115,8 @@ def _drawn(board: Board, start: np.ndarray, end: np.ndarray, k: np.ndarray, n: n
     q = fq + ((bq + NUDGE) - fq) * kf / nf
     r = fr + ((br + NUDGE) - fr) * kf / nf
     rq, rr, _ = round_many(q, r)
-    return (rq - board.q0) * h + (rr - board.r0)
+    cells: np.ndarray = (rq - board.q0) * h + (rr - board.r0)
+    return cells
 
 
 def _vehicles(units: Units, which: np.ndarray, cell: np.ndarray, free: np.ndarray, pa: np.ndarray,
