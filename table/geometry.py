@@ -45,6 +45,11 @@ def polygons_of(vertices: Coords) -> npt.NDArray[np.object_]:
     return cast(npt.NDArray[np.object_], shapely.polygons(vertices))
 
 
+def points_of(coords: Coords) -> npt.NDArray[np.object_]:
+    """Points from (M, 2) coordinates (shapely.points)."""
+    return cast(npt.NDArray[np.object_], shapely.points(coords))
+
+
 def lines_of(segments: Coords) -> npt.NDArray[np.object_]:
     """Line strings from (M, N, 2) points, one per row (shapely.linestrings)."""
     return cast(npt.NDArray[np.object_], shapely.linestrings(segments))

@@ -108,7 +108,8 @@ class HexLines:
 
     def __init__(self, span_q: int, span_r: int, height: int):
         self.span_q, self.span_r = span_q, span_r
-        grid_q, grid_r = np.meshgrid(np.arange(-span_q, span_q + 1), np.arange(-span_r, span_r + 1), indexing="ij")
+        grid_q, grid_r = np.meshgrid(np.arange(-span_q, span_q + 1), np.arange(-span_r, span_r + 1),
+                                     indexing="ij")
         dq, dr = grid_q.ravel(), grid_r.ravel()
         self.length = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
         self.first = np.cumsum(self.length + 1) - (self.length + 1)

@@ -22,7 +22,16 @@ from typing import Protocol
 import numpy as np
 import shapely
 
-from table.geometry import convex_clip, outer_outline, outer_planes, outer_reach, outer_tangents, segment_near
+from table.geometry import (
+    convex_clip,
+    lines_of,
+    outer_outline,
+    outer_planes,
+    outer_reach,
+    outer_tangents,
+    points_of,
+    segment_near,
+)
 from table.scene import Model
 from table.spatial import ShapeIndex
 
@@ -50,7 +59,7 @@ def hidden_many(lines: SightLines, pairs: Sequence[tuple[Model, Model]]) -> np.n
     # a capsule round each pair's centre line holds both outlines, hence their hull
     spread = np.maximum(shapes.reach[ia], shapes.reach[ib]) + 1e-9
     cores = np.array(lines.blockers.cores, dtype=object)
-    spines = shapely.linestrings(np.stack([ca, cb], axis=1))
+    spines = lines_of(np.stack([ca, cb], axis=1))
     close = shapely.dwithin(cores[None, :], spines[:, None], spread[:, None])  # (pairs, blockers)
     near = np.flatnonzero(close.any(axis=0)).tolist()
     if not near:
@@ -64,7 +73,8 @@ def hidden_many(lines: SightLines, pairs: Sequence[tuple[Model, Model]]) -> np.n
     free = ~lines.blockers.blocked_many(segments)  # only blockers near a pair can meet its segments
     seen = np.hypot(*(cb - ca).T) <= shapes.reach[ia] + shapes.reach[ib]  # the bases may overlap: not proved
     seen[pair_of[free]] = True
-    return ~seen
+    proved: np.ndarray = ~seen
+    return proved
 
 
 @dataclass(frozen=True)
@@ -96,7 +106,8 @@ def _key_points(lines: SightLines, shapes: Outlines, near: list[int]) -> np.ndar
     """Corners of the blockers near the bases, and where a coarse outline meets a blocker's outline."""
     found = [lines.corners(k) for k in near]
     pieces = np.array([lines.blockers.shapes[k] for k in near], dtype=object)
-    touch = shapely.dwithin(pieces[None, :], shapely.points(shapes.centres)[:, None], shapes.reach[:, None])
+    # the stubs take one distance; shapely broadcasts an array of them like any ufunc argument
+    touch = shapely.dwithin(pieces[None, :], points_of(shapes.centres)[:, None], shapes.reach[:, None])  # type: ignore[call-overload]
     mi, si = np.nonzero(touch)
     if len(mi):
         outlines = shapely.polygons(shapes.vertices[mi])

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import MultiPoint, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from table.geometry import (
@@ -29,6 +29,7 @@ from table.geometry import (
     outer_outline,
     outer_reach,
     outer_tangents,
+    polygon_of,
     tangent_points_many,
 )
 from table.rules.synaptik.hidden import hidden_many
@@ -85,7 +86,7 @@ class Outline:
     @classmethod
     def of(cls, model: Model) -> Outline:
         vertices, coarse = footprint_vertices(model), outer_outline(model)
-        polygon = shapely.polygons(vertices)
+        polygon = polygon_of(vertices)
         shapely.prepare(polygon)
         return cls(polygon, vertices, footprint_planes(model), coarse, outer_reach(model))
 
@@ -173,7 +174,7 @@ class SightLines:
         if oa.polygon.intersects(ob.polygon):
             p = oa.polygon.intersection(ob.polygon).representative_point()
             return ((p.x, p.y), (p.x, p.y))
-        hull = shapely.convex_hull(shapely.multipoints(np.vstack([oa.coarse, ob.coarse])))
+        hull = MultiPoint(np.vstack([oa.coarse, ob.coarse])).convex_hull
         near = self.blockers.near(hull)
         points = key_points(oa.polygon, ob.polygon, [self.blockers.shapes[k] for k in near],
                             [self.corners(k) for k in near], hull)

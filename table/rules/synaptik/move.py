@@ -22,7 +22,7 @@ import shapely
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-from table.geometry import GRAZE, Point2, core, minkowski, swept, terrain_polygon
+from table.geometry import GRAZE, Point2, core, lines_of, minkowski, points_of, swept, terrain_polygon
 from table.scene import Terrain
 
 NO_CLIMB = frozenset({"difficult", "flat", "road", "impassable"})
@@ -79,7 +79,7 @@ class Terrain2D:
             self._grown[key] = shapely.union_all([minkowski(g, outline) for g in parts])
         return self._grown[key]
 
-    def walls(self, outline: np.ndarray):
+    def walls(self, outline: np.ndarray) -> BaseGeometry | None:
         """The area a model's centre may not enter: impassable terrain grown by its base outline
         (centred on the origin), less the grazing tolerance."""
         if not self.blocking:
@@ -109,8 +109,8 @@ class Terrain2D:
     def leg_costs(self, starts: np.ndarray, ends: np.ndarray, outline: np.ndarray) -> np.ndarray:
         """Costs of many straight legs at once (inf where impassable terrain is in the way is the
         caller's business)."""
-        lines = shapely.linestrings(np.stack([starts, ends], axis=1))
-        total = np.hypot(*(ends - starts).T)
+        lines = lines_of(np.stack([starts, ends], axis=1))
+        total: np.ndarray = np.hypot(*(ends - starts).T)
         ground = self.difficult_for(outline)
         if ground is not None:
             total = total + shapely.length(shapely.intersection(lines, ground))
@@ -137,7 +137,7 @@ class Terrain2D:
         pts = np.vstack([base, _projections(base, goals)])
         goal = _near_any(pts, goals)
         if wall is not None:
-            inside = shapely.intersects(shapely.points(pts), wall)
+            inside = shapely.intersects(points_of(pts), wall)
             inside[0] = False
             goal &= ~inside
         n, m = len(base), len(pts)
@@ -169,7 +169,8 @@ class Terrain2D:
         along the outlines of difficult and climbing pieces."""
         here = Point(start)
         found: list[Point2] = []
-        shapes = [(minkowski(poly, steer), None) for _, poly in self.blocking if poly.distance(here) <= limit]
+        shapes: list[tuple[BaseGeometry, float | None]] = [
+            (minkowski(poly, steer), None) for _, poly in self.blocking if poly.distance(here) <= limit]
         shapes += [(poly, EDGE_STEP) for _, poly in self.climbing]
         ground = self.difficult_for(outline)
         if ground is not None:
@@ -177,10 +178,10 @@ class Terrain2D:
         for poly, step in shapes:
             if poly.distance(here) > limit:
                 continue
-            outline = poly.buffer(4 * GRAZE, join_style="mitre", mitre_limit=10.0).boundary
+            ring = poly.buffer(4 * GRAZE, join_style="mitre", mitre_limit=10.0).boundary
             if step is not None:
-                outline = shapely.segmentize(outline, step)
-            found += [tuple(c) for c in shapely.get_coordinates(outline).tolist()]
+                ring = shapely.segmentize(ring, step)
+            found += [(x, y) for x, y in shapely.get_coordinates(ring).tolist()]
         return list(dict.fromkeys(found))
 
 
@@ -195,14 +196,14 @@ def _within_reach(points: list[Point2], start: Point2, goals: Sequence[tuple[Poi
     return [points[k] for k in np.flatnonzero(keep).tolist()]
 
 
-def _pieces(geometry) -> int:
+def _pieces(geometry: BaseGeometry) -> int:
     """Separate stretches (longer than GRAZE) of a line's intersection with a polygon."""
     if geometry.is_empty:
         return 0
     return sum(1 for g in getattr(geometry, "geoms", [geometry]) if g.length > GRAZE)
 
 
-def _entries(line: LineString, poly) -> int:
+def _entries(line: LineString, poly: BaseGeometry) -> int:
     """How many times a path goes onto a piece (starting on it is not going onto it)."""
     count = _pieces(line.intersection(poly))
     if count and poly.covers(Point(line.coords[0])):
@@ -226,7 +227,8 @@ def _near_any(points: np.ndarray, goals: Sequence[tuple[Point2, float]]) -> np.n
     t = np.asarray([g[0] for g in goals], dtype=float)
     radii = np.asarray([g[1] for g in goals], dtype=float)
     d = np.hypot(points[:, None, 0] - t[None, :, 0], points[:, None, 1] - t[None, :, 1])
-    return (d <= radii[None, :] + 1e-9).any(axis=1)
+    near: np.ndarray = (d <= radii[None, :] + 1e-9).any(axis=1)
+    return near
 
 
 def _dijkstra(graph: list[list[tuple[float, int]]], goal: np.ndarray,

@@ -35,7 +35,7 @@ from table.rules.synaptik.orders import (
     order_name,
 )
 from table.rules.synaptik.units import MELEE_RANGE, band_of, cohesion, melee_contacts
-from table.scene import Base, Model, Unit, Weapon
+from table.scene import Base, Model, Terrain, Unit, Weapon
 from table.spatial import ShapeIndex, corner_joint, joined_cores
 
 DICE = (3, 6, 8, 10)
@@ -120,7 +120,8 @@ class Synaptik(InchRuleset):
         if self.method == "centre":
             pa = np.array([m.position for m in a], dtype=float)
             pb = np.array([m.position for m in b], dtype=float)
-            return np.hypot(pa[:, None, 0] - pb[None, :, 0], pa[:, None, 1] - pb[None, :, 1])
+            apart: np.ndarray = np.hypot(pa[:, None, 0] - pb[None, :, 0], pa[:, None, 1] - pb[None, :, 1])
+            return apart
         fa = np.array([footprint(m) for m in a], dtype=object)
         fb = np.array([footprint(m) for m in b], dtype=object)
         return shapely.distance(fa[:, None], fb[None, :])
@@ -129,7 +130,7 @@ class Synaptik(InchRuleset):
         """As the base class (first closest pair in scene order), in one numpy call."""
         d = self.distances(tuple(a), tuple(b))
         i, j = np.unravel_index(int(np.argmin(d)), d.shape)
-        return float(d[i, j]), a[i], b[j]
+        return float(d[i, j]), a[int(i)], b[int(j)]
 
     # ------------------------------------------------------------ line of sight and cover
 
@@ -329,7 +330,7 @@ class Synaptik(InchRuleset):
             raise QueryError(f"unit {target.id!r} is not an enemy of {unit.id!r}")
         chargers, targets = self.models_for(unit.id), self.models_for(target.id)
         limit = allowance("charge", self.movement_of(unit))
-        found = []
+        found: list[dict[str, Any]] = []
         for m in chargers:
             goals = [(t.position, self.reach_radius(m, t)) for t in targets]
             reach = self.ground.reach(m.position, goals, *self.move_outlines(m), limit)
@@ -345,7 +346,7 @@ class Synaptik(InchRuleset):
     @property
     def nearer(self) -> bool:
         """The `band_edge` ruling: a distance on a shared band edge is in the nearer band."""
-        return self.rulings["band_edge"] == "nearer"
+        return bool(self.rulings["band_edge"] == "nearer")
 
     def move_outlines(self, model: Model) -> tuple[np.ndarray, np.ndarray]:
         """The outline a moving base keeps clear of impassable terrain (centred on the origin), and a
@@ -426,5 +427,5 @@ def parse_point(text: str) -> Point2:
     return (x, y)
 
 
-def _terrain_index(pieces) -> ShapeIndex:
+def _terrain_index(pieces: Sequence[Terrain]) -> ShapeIndex:
     return ShapeIndex([t.id for t in pieces], terrain_polygons(pieces))

@@ -45,7 +45,8 @@ def melee_contacts(ids: Sequence[str], players: Sequence[str], dist: np.ndarray)
     players_arr = np.asarray(players)
     enemy = players_arr[:, None] != players_arr[None, :]
     contact = enemy & (dist <= MELEE_RANGE + EPS)
-    return {ids[i]: [ids[j] for j in np.flatnonzero(contact[i])] for i in range(len(ids)) if contact[i].any()}
+    return {ids[i]: [ids[j] for j in np.flatnonzero(contact[i]).tolist()]
+            for i in range(len(ids)) if contact[i].any()}
 
 
 def band_of(bands: Mapping[str, tuple[float, float]], distance: float, nearer: bool = True) -> str:
