@@ -57,7 +57,7 @@ class Damage:
         return out
 
 
-def attack_damage(margin: int, sp_before: int) -> Damage:
+def attack_damage(margin: float, sp_before: int) -> Damage:
     """Attacker's total minus target's: <1 no effect, 1-3 +1 SP, 4-5 +2 SP, 6+ destroyed."""
     if margin >= 6:
         return Damage("destroyed", sp_before, 0, True)
@@ -66,7 +66,7 @@ def attack_damage(margin: int, sp_before: int) -> Damage:
     return Damage(result, sp_before, added, sp_before + added > MAX_SP)
 
 
-def bombard_damage(total: int, sp_before: int, activated: bool) -> Damage:
+def bombard_damage(total: float, sp_before: int, activated: bool) -> Damage:
     """Bombard total: <=1 none, 2-3 activation, 4-5 vulnerable, 6+ vulnerable and 1 SP.
 
     A base that already has an activation counter and is told to activate gets a vulnerable one.

@@ -23,23 +23,27 @@ if TYPE_CHECKING:
 SHADOW = 4.0
 UNSURE = 1e-3  # inches: nearer a tie than this, the exact check decides
 
+Point2 = tuple[float, float]
+Blocker = tuple[float, str, int, Point2 | None]  # (entry, kind, index, a base's back point; None: terrain)
+
 
 def dead_ground(sight: LineOfSight, pairs: np.ndarray, a: np.ndarray, b: np.ndarray, rb: np.ndarray,
                 terrain: np.ndarray, crossing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows `pairs` of a (viewers on hills, something in the way): (still blocked, unsure), per row."""
     shadowed, unsure = np.zeros(len(a), dtype=bool), np.zeros(len(a), dtype=bool)
-    centres, radii = sight.centres.tolist(), sight.radii.tolist()
-    in_way = {}  # pair -> (terrain pieces, bases) in the way, in scene order
+    centres: list[list[float]] = sight.centres.tolist()
+    radii: list[float] = sight.radii.tolist()
+    in_way: dict[int, tuple[list[int], list[int]]] = {}  # pair -> (terrain pieces, bases) in the way
     for what, matrix in enumerate((terrain[pairs], crossing[pairs])):
         for row, col in zip(*np.nonzero(matrix), strict=True):
             in_way.setdefault(int(pairs[row]), ([], []))[what].append(int(col))
-    walks = []  # (pair, blockers as (entry, kind, index, back point or None), target's back)
-    jobs: list[tuple[int, tuple[float, float]]] = []  # (piece, point): terrain distances to look up together
+    walks: list[tuple[int, list[Blocker], Point2]] = []  # (pair, blockers, target's back)
+    jobs: list[tuple[int, Point2]] = []  # (piece, point): terrain distances to look up together
     for k, (ax, ay), (bx, by), rbk in zip(pairs.tolist(), a[pairs].tolist(), b[pairs].tolist(),
                                           rb[pairs].tolist(), strict=True):
         length = math.hypot(bx - ax, by - ay)
         ux, uy = (bx - ax) / length, (by - ay) / length
-        blockers = []
+        blockers: list[Blocker] = []
         pieces, bases = in_way.get(k, ([], []))
         for i in pieces:
             planes = sight.cores.planes.get(i)
@@ -59,25 +63,26 @@ def dead_ground(sight: LineOfSight, pairs: np.ndarray, a: np.ndarray, b: np.ndar
             unsure[k] = True
             continue
         back = (ax + ux * (length + rbk), ay + uy * (length + rbk))
-        points = [p[3] for p in blockers if p[3] is not None] + [back]
+        points: list[Point2] = [p[3] for p in blockers if p[3] is not None] + [back]
         jobs += [(p[2], pt) for p in blockers if p[1] == "terrain" for pt in points]
         walks.append((k, blockers, back))
-    far = {}
+    far: dict[tuple[int, Point2], float] = {}
     if jobs:
         shapes = [sight.pieces[i].shape for i, _ in jobs]
         found = shapely.distance(shapes, shapely.points([pt for _, pt in jobs])).tolist()
         far = {job: d for job, d in zip(jobs, found, strict=True)}
 
-    def distance(blocker: tuple, point: tuple[float, float]) -> float:
+    def distance(blocker: Blocker, point: Point2) -> float:
         if blocker[1] == "terrain":
             return far[blocker[2], point]
         (cx, cy), r = centres[blocker[2]], radii[blocker[2]]
         return max(0.0, math.hypot(cx - point[0], cy - point[1]) - r)
 
     for k, blockers, back in walks:
-        casting, close = [], []
+        casting: list[Blocker] = []
+        close: list[float] = []
         for blocker in blockers:
-            if blocker[1] == "base":
+            if blocker[3] is not None:  # a base
                 gaps = [distance(c, blocker[3]) - SHADOW - EPS for c in casting]
                 close += gaps
                 if any(g <= 0 for g in gaps):

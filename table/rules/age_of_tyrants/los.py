@@ -110,7 +110,7 @@ def _far_point(shape: BaseGeometry, a: tuple[float, float], b: tuple[float, floa
     return max(points, key=lambda p: p.distance(Point(a)))
 
 
-def _coords(geom: BaseGeometry) -> list[tuple[float, float]]:
+def _coords(geom: BaseGeometry) -> list[tuple[float, ...]]:
     if geom.is_empty:
         return []
     if hasattr(geom, "geoms"):
@@ -288,7 +288,8 @@ class LineOfSight:
         Walked from the viewer outwards; a base whose own back lies in an earlier blocker's dead
         ground is obscured and casts none.
         """
-        a, b = line.coords[0], line.coords[-1]
+        (ax, ay), (bx, by) = line.coords[0], line.coords[-1]
+        a, b = (ax, ay), (bx, by)
         casting: list[_Blocker] = []
         for blk in sorted(blockers, key=lambda blk: _along(line, blk.shape)):
             if blk.kind == "base":

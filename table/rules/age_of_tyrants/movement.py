@@ -231,7 +231,7 @@ def _pivots(model: Model, path: Sequence[Point2], headings: list[float], locomot
             continue
         # bases are symmetric about their centre: turning the long way round sweeps everything the short
         # way does, so only the short way is looked at
-        hit = ()
+        hit: tuple[str, ...] = ()
         if locomotion != "jump" and model.base.shape != "circle":  # a round base sweeps nothing new
             hit = _swept_by_turn(model, at, start, short, locomotion, pieces, others)
         pivot = Pivot(at, start, end, short, hit)
@@ -266,7 +266,7 @@ def _end_footprint(model: Model, path: Sequence[Point2]) -> BaseGeometry:
     return footprint(replace(model, x=path[-1][0], y=path[-1][1], heading=heading))
 
 
-def _coords(geom: BaseGeometry) -> list[Point2]:
+def _coords(geom: BaseGeometry) -> list[tuple[float, ...]]:
     if geom.is_empty:
         return []
     if hasattr(geom, "geoms"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from shapely.geometry import Point
 
@@ -13,6 +13,13 @@ from table.rules.age_of_tyrants.profile import EPS, flag, in_play, number, on_ta
 from table.rules.age_of_tyrants.targets import Targeting
 from table.rules.base import question
 from table.scene import Model
+
+
+class Modifier(TypedDict):
+    """One modifier of an attack or a defence, as an answer lists it."""
+
+    rule: str
+    value: float
 
 MIN_BOMBARD = 9.0
 TEMPLATE_RADIUS = 3.0
@@ -74,7 +81,7 @@ class AotOrders(Targeting):
         if chosen is not None and chosen.target != tgt.id:
             warnings.append(f"target priority: {chosen.target!r} is the closest enemy base with the best "
                             f"score ({chosen.against.upper()} {chosen.score:g})")
-        mods: list[dict[str, Any]] = []
+        mods: list[Modifier] = []
         refused = []
         for helper in helpers:
             if helper.id == att.id or self.player(helper) != self.player(att):
@@ -95,7 +102,7 @@ class AotOrders(Targeting):
         bonus = number(self.scene, att, "attack_bonus", 0)
         if bonus:
             mods.append({"rule": "special rule", "value": bonus})
-        defence = []
+        defence: list[Modifier] = []
         if "defender" in specials(self.scene, tgt) and self._in_terrain(tgt, "defensible"):
             defence.append({"rule": "defender in defensible terrain", "value": combat.DEFENDER_SR})
         dice = combat.Dice(seed)
@@ -173,7 +180,7 @@ class AotOrders(Targeting):
     def _bombard_one(self, m: Model, total: float, dice: combat.Dice) -> dict[str, Any]:
         attack_roll, defence_roll = dice.d6(), dice.d6()
         sr = number(self.scene, m, "sr", 0)
-        mods = []
+        mods: list[Modifier] = []
         if self._in_terrain(m, "shelter"):
             mods.append({"rule": "shelter", "value": combat.SHELTER_SR})
         activated = flag(self.scene, m, "activated")

@@ -84,7 +84,8 @@ class BatchReport(AotBase):
         total = len(tries.starts)
         chosen: list[Any] = [None] * total
         first: list[Any] = [None] * total
-        done, size = np.zeros(total, dtype=int), FIRST_WAVE
+        done = np.zeros(total, dtype=int)
+        size: int | None = FIRST_WAVE
         while looking := [p for p, c in enumerate(chosen) if c is None]:
             at = np.array(looking, dtype=int)
             upto = tries.counts[at] if size is None else np.minimum(tries.counts[at], done[at] + size)
@@ -134,7 +135,8 @@ class BatchReport(AotBase):
         if self.method == "edge" and not self.rulings["round_to"] and sight.round.all():
             c, r = sight.centres, sight.radii
             d = np.hypot(c[viewers, 0] - c[targets, 0], c[viewers, 1] - c[targets, 1])
-            return np.maximum(0.0, d - r[viewers] - r[targets])
+            gaps: np.ndarray = np.maximum(0.0, d - r[viewers] - r[targets])
+            return gaps
         ends = zip(viewers.tolist(), targets.tolist(), strict=True)
         return np.array([self.gap(sight.standing[a], sight.standing[b]) for a, b in ends], dtype=float)
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
+from table.geometry import lines_of
 from table.rules.age_of_tyrants.dead_ground import dead_ground
 from table.rules.age_of_tyrants.profile import EPS
 from table.rules.age_of_tyrants.segments import clip_ends, segments_near_points
@@ -74,7 +75,8 @@ def _in_the_way(sight: LineOfSight, end0: np.ndarray, end1: np.ndarray, base: np
     as both ends (wreckage: always)."""
     big = sight.wreck_array[base] | (sight.size_array[base] >= np.maximum(
         sight.size_array[end0], sight.size_array[end1]) - EPS)
-    return big & (base != end0) & (base != end1)
+    blocks: np.ndarray = big & (base != end0) & (base != end1)
+    return blocks
 
 
 def screen(sight: LineOfSight, viewers: np.ndarray, targets: np.ndarray, complete: bool = True) -> Screen:
@@ -123,7 +125,7 @@ def screen(sight: LineOfSight, viewers: np.ndarray, targets: np.ndarray, complet
     if sight.other_cores and len(live):
         cols = np.fromiter(sight.other_cores, dtype=int)
         cores = np.array([sight.other_cores[i] for i in cols.tolist()], dtype=object)
-        segs = shapely.linestrings(np.stack([p0[live], p1[live]], axis=1))
+        segs = lines_of(np.stack([p0[live], p1[live]], axis=1))
         r, c = np.nonzero(shapely.intersects(segs[:, None], cores[None, :]))
         line_of, base_of = np.concatenate([line_of, live[r]]), np.concatenate([base_of, cols[c]])
     keep = _in_the_way(sight, u0[line_of], u1[line_of], base_of)
@@ -161,9 +163,9 @@ def screen(sight: LineOfSight, viewers: np.ndarray, targets: np.ndarray, complet
     ends += [(k, int(targets[k]), i) for k, i in zip(*np.nonzero(hiding_t & ask[:, None]), strict=True)]
     hidden = np.zeros(n, dtype=bool)
     standing = sight.standing
-    found = sight.depths([(standing[viewers[k]], standing[targets[k]], standing[end], i)
-                          for k, end, i in ends])
-    for (k, end, _), depth in zip(ends, found, strict=True):
+    depths = sight.depths([(standing[viewers[k]], standing[targets[k]], standing[end], i)
+                           for k, end, i in ends])
+    for (k, end, _), depth in zip(ends, depths, strict=True):
         hidden[k] |= depth > sight.size_array[end] + EPS
     decided = round_ends & ~unsure_hill
     return Screen(terrain, crossing, elevated.tolist(), concealed.tolist(), (~blocked & ~hidden).tolist(),

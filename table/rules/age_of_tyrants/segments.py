@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import shapely
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from table.geometry import GRAZE, core
@@ -37,7 +38,8 @@ def segment_point_distances(p0: np.ndarray, p1: np.ndarray, points: np.ndarray) 
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(span > 0, np.clip((rx * dx + ry * dy) / span, 0.0, 1.0), 0.0)
     ex, ey = rx - t * dx, ry - t * dy
-    return ex * ex + ey * ey
+    squared: np.ndarray = ex * ex + ey * ey
+    return squared
 
 
 BAND = 4.0  # inches: the strips `segments_near_points` sorts points into
@@ -112,7 +114,8 @@ def segment_point_distances_paired(p0: np.ndarray, p1: np.ndarray, points: np.nd
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(span > 0, np.clip((rel[:, 0] * d[:, 0] + rel[:, 1] * d[:, 1]) / span, 0.0, 1.0), 0.0)
     ex, ey = rel[:, 0] - t * d[:, 0], rel[:, 1] - t * d[:, 1]
-    return ex * ex + ey * ey
+    squared: np.ndarray = ex * ex + ey * ey
+    return squared
 
 
 class Cores:
@@ -148,10 +151,10 @@ class Cores:
             else:
                 by_sides.setdefault(len(planes), []).append((i, planes))
                 self.planes[i] = planes
-        self.groups = []
+        self.groups: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for group in by_sides.values():
-            planes = np.array([g[1] for g in group], dtype=float)  # (pieces, sides, 3): nx, ny, offset
-            self.groups.append((np.array([g[0] for g in group]), planes[:, :, :2], planes[:, :, 2] - GRAZE))
+            stacked = np.array([g[1] for g in group], dtype=float)  # (pieces, sides, 3): nx, ny, offset
+            self.groups.append((np.array([g[0] for g in group]), stacked[:, :, :2], stacked[:, :, 2] - GRAZE))
 
     def crossed(self, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
         """(P, pieces): whether segment p0-p1 touches each core."""
@@ -228,7 +231,7 @@ def _boxes_meet(lo: np.ndarray, hi: np.ndarray, bounds: np.ndarray) -> np.ndarra
 
 def _convex_planes(shape: BaseGeometry) -> list[tuple[float, float, float]] | None:
     """A convex polygon as its edges' half-planes nx*x + ny*y <= c (outward unit normals), else None."""
-    if shape.geom_type != "Polygon" or shape.interiors:
+    if not isinstance(shape, Polygon) or shape.interiors:
         return None
     ring = list(shape.exterior.coords)[:-1]
     ring = [p for p, q in zip(ring, ring[1:] + ring[:1], strict=True) if p != q]

@@ -43,7 +43,7 @@ def carrier_sides(model: Model) -> dict[str, BaseGeometry]:
     ahead = (outline[:, 0] - cx) * hx + (outline[:, 1] - cy) * hy
     right = -(outline[:, 0] - cx) * hy + (outline[:, 1] - cy) * hx  # clockwise of the heading
     if model.base.shape == "rect":
-        lines = {}
+        lines: dict[str, BaseGeometry] = {}
         for name, along in (("front", ahead), ("right", right), ("back", -ahead), ("left", -right)):
             lines[name] = LineString(outline[along >= along.max() - 1e-9])
         return lines
