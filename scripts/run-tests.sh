@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Quick start: set up and run every test (and the linter). Fails when any test fails.
+# Quick start: set up and run every test (and the linter and the type checker). Fails when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
 bash scripts/install-browser.sh || echo "run-tests: Chromium could not be installed; browser tests will say why they skip"
 bash scripts/install-mosquitto.sh || echo "run-tests: Mosquitto could not be installed; the club tests will say why they skip"
 .venv/bin/ruff check .
+.venv/bin/mypy   # the rooms and strictness are set in pyproject.toml ([tool.mypy])
 .venv/bin/python -m pytest "$@"
 # The whole run (no pytest arguments, as CI) ends with two minutes of phones on every endpoint against
 # the running demo table: it fails if the table's memory passes 300 MB or a request fails (issue 11).

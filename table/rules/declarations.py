@@ -93,11 +93,8 @@ class LiveGame(Protocol):
     `view` is what the panel shows (under `phase[<rule system>]` in the snapshot).
     """
 
-    @property
-    def arguments(self) -> Mapping[str, str | None]: ...
-
-    @property
-    def phase_action(self) -> str | None: ...
+    arguments: Mapping[str, str | None]
+    phase_action: str | None
 
     def action_args(self, action: str, args: list[Any] | tuple[Any, ...]) -> list[Any]: ...
 

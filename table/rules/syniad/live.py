@@ -56,9 +56,9 @@ def _run(game: SyniadGame, action: str, args: list[Any]) -> Any:
 class SyniadLive:
     """The live `SyniadGame` of the session's current state (rebuilt when the actions diverge)."""
 
-    arguments = {**dict.fromkeys(HEX_ACTIONS, "hex"), **dict.fromkeys(UNIT_ACTIONS, "unit"),
-                 **dict.fromkeys(PLAIN_ACTIONS)}
-    phase_action = "next_phase"
+    arguments: Mapping[str, str | None] = {**dict.fromkeys(HEX_ACTIONS, "hex"),
+                                           **dict.fromkeys(UNIT_ACTIONS, "unit"), **dict.fromkeys(PLAIN_ACTIONS)}
+    phase_action: str | None = "next_phase"
 
     def __init__(self) -> None:
         self._origin: Any = None
