@@ -44,7 +44,7 @@ class Plugins:
             raise ConfigError(f"{self.key}: unknown {self.what} {name!r} (known: {', '.join(self.names())})"
                               f"{hint}")
         try:
-            cls = entry.load()
+            cls: type[Any] = entry.load()
         except (ImportError, AttributeError) as exc:
             raise SetupError(f"{self.key}: the {self.what} {name!r} ({entry.value}) cannot load: "
                              f"{exc}") from None

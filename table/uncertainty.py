@@ -157,10 +157,11 @@ def sideways_margin(scene: Scene, a: Model, b: Model, ids: set[str], field: str,
                     ask: Ask) -> float | None:
     """The smallest sideways shift (inches, either side) of the models in `ids`, across the line from a
     to b, that changes the answer's `field`; None when no shift up to MARGIN_LIMIT does."""
-    length = math.dist(a.position, b.position)
+    (ax, ay), (bx, by) = a.position, b.position
+    length = math.dist((ax, ay), (bx, by))
     if length < 1e-9:
         return None
-    nx, ny = (a.y - b.y) / length, (b.x - a.x) / length
+    nx, ny = (ay - by) / length, (bx - ax) / length
 
     def value(shift: float) -> Any:
         try:

@@ -76,7 +76,7 @@ class InchRuleset(Ruleset):
             return annotate_pair(answer, self.scene, a, b, {m.id for m in ends[1]}, name, args, again)
         answer = annotate_sampled(answer, self.scene, name, args, again)
         field = getattr(method, "__margin__", None)
-        if ends is not None and field in answer:
+        if ends is not None and isinstance(field, str) and field in answer:
             _, a, b = self.closest(*ends)
             both = {m.id for m in (*ends[0], *ends[1])}
             answer["margin"] = sideways_margin(self.scene, a, b, both, field, name, args, again)

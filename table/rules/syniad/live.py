@@ -57,7 +57,8 @@ class SyniadLive:
     """The live `SyniadGame` of the session's current state (rebuilt when the actions diverge)."""
 
     arguments: Mapping[str, str | None] = {**dict.fromkeys(HEX_ACTIONS, "hex"),
-                                           **dict.fromkeys(UNIT_ACTIONS, "unit"), **dict.fromkeys(PLAIN_ACTIONS)}
+                                           **dict.fromkeys(UNIT_ACTIONS, "unit"),
+                                           **dict.fromkeys(PLAIN_ACTIONS)}
     phase_action: str | None = "next_phase"
 
     def __init__(self) -> None:
