@@ -11,7 +11,7 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 from table import strictjson
 from table.errors import QueryError
 from table.rules import all_rulesets, get_ruleset
-from web_ui import capabilities, storage
+from web_ui import camera, storage
 from web_ui.context import panel
 from web_ui.errors import ApiError
 from web_ui.inputs import argument, parse_int, query_int
@@ -53,8 +53,7 @@ def events():
 
 @bp.get("/questions")
 def list_questions():
-    ctx = panel()
-    ruleset = ctx.rulesets.for_snapshot(ctx.controller.snapshot())
+    _, ruleset = panel().controller.questions()
     return jsonify({"ruleset": ruleset.name, "questions": questions(ruleset)})
 
 
@@ -79,10 +78,8 @@ def panel_script(name: str):
 
 @bp.get("/query/<question>")
 def query(question: str):
-    ctx = panel()
     args = [argument(a, "arg") for a in request.args.getlist("arg")]
-    snapshot = ctx.controller.snapshot()
-    ruleset = ctx.rulesets.for_snapshot(snapshot)
+    snapshot, ruleset = panel().controller.questions()
     return jsonify({"seq": snapshot.seq, "question": question, "args": args,
                     "answer": ask(ruleset, question, args)})
 
@@ -91,18 +88,22 @@ def query(question: str):
 def log():
     after = query_int("after", 0)
     limit = query_int("limit", 100, 1, 1000)
-    return jsonify({"entries": capabilities.log_entries(panel().controller, after, limit)})
+    return jsonify({"entries": panel().controller.log_entries(after, limit)})
 
 
 @bp.get("/replay")
 def replay():
-    steps = capabilities.replay_steps(panel().controller)
+    steps = panel().controller.replay_steps()
     return jsonify({"count": len(steps), "events": steps})
 
 
 @bp.get("/replay/<seq>")
 def replay_at(seq: str):
-    return jsonify(capabilities.replay_at(panel().controller, parse_int(seq, "seq", 1)))
+    number = parse_int(seq, "seq", 1)
+    view = panel().controller.replay_at(number)
+    if view is None:
+        raise ApiError(404, "seq", f"this game has no event {number} (GET /api/replay lists them)")
+    return jsonify(view)
 
 
 @bp.get("/log/export")
@@ -112,7 +113,7 @@ def log_export():
     def lines() -> Iterator[str]:
         after = 0
         while True:
-            entries = capabilities.log_entries(controller, after, 500)
+            entries = controller.log_entries(after, 500)
             if not entries:
                 return
             for entry in entries:
@@ -136,17 +137,17 @@ def scene(name: str):
 
 @bp.get("/camera.jpg")
 def camera_snapshot():
-    frame = capabilities.camera_jpeg(panel().controller)
+    frame = camera.camera_jpeg(panel().controller)
     return Response(frame, mimetype="image/jpeg", headers=NO_CACHE)
 
 
 @bp.get("/camera.mjpeg")
 def camera_stream():
     ctx = panel()
-    capabilities.camera_jpeg(ctx.controller)          # 404 now rather than an empty stream
+    camera.camera_jpeg(ctx.controller)          # 404 now rather than an empty stream
     if not ctx.streams.acquire(blocking=False):
         raise ApiError(429, "path", "too many live connections; use /api/camera.jpg")
-    body = capabilities.mjpeg(ctx.controller, ctx.options.sse_interval_s, ctx.streams)
+    body = camera.mjpeg(ctx.controller, ctx.options.sse_interval_s, ctx.streams)
     return Response(stream_with_context(body), mimetype="multipart/x-mixed-replace; boundary=frame",
                     headers=NO_CACHE)
 

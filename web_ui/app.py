@@ -12,8 +12,8 @@ from flask import Flask, render_template, request
 from flask.json.provider import DefaultJSONProvider
 
 from table import strictjson
-from table.snapshot import Controller
-from web_ui import api_read, api_write, bookmarks, capabilities, errors
+from table.panel_api import PanelController
+from web_ui import api_read, api_write, bookmarks, errors
 from web_ui.auth import PinGuard, new_pin, resolve_pin
 from web_ui.context import PanelContext, PanelOptions
 from web_ui.errors import ApiError
@@ -42,17 +42,17 @@ class PanelFlask(Flask):
     json_provider_class = StrictJSONProvider
 
 
-def rotate_pin(context: PanelContext, controller: Controller) -> str:
+def rotate_pin(context: PanelContext, controller: PanelController) -> str:
     """A new PIN at once: every phone must ask for it again; stderr and the status LED show it."""
     pin = new_pin(context.options.data_dir)
     context.guard.pin = pin
     print(f"Panel PIN (rotated, kept in {context.options.data_dir / 'pin.txt'}): {pin}", file=sys.stderr,
           flush=True)
-    capabilities.show_pin(controller, pin)
+    controller.show_pin(pin)
     return pin
 
 
-def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | None = None,
+def create_app(controller: PanelController, *, pin: str = "", data_dir: str | Path | None = None,
                sse_interval_s: float = 0.2, heartbeat_s: float = 15.0, max_streams: int = 40,
                marker_dictionary: str = "DICT_APRILTAG_36h11", marker_size_mm: float = 15.0,
                pin_attempts: int = 10, allowed_hosts: Iterable[str] = ()) -> Flask:
@@ -65,7 +65,7 @@ def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | 
     resolved, generated = resolve_pin(pin, folder)
     if generated:
         print(f"Panel PIN (generated, kept in {folder / 'pin.txt'}): {resolved}", file=sys.stderr, flush=True)
-        capabilities.show_pin(controller, resolved)
+        controller.show_pin(resolved)
     options = PanelOptions(pin=resolved, data_dir=folder.resolve(), sse_interval_s=sse_interval_s,
                            heartbeat_s=heartbeat_s, max_streams=max_streams,
                            marker_dictionary=marker_dictionary, marker_size_mm=marker_size_mm)
@@ -74,9 +74,8 @@ def create_app(controller: Controller, *, pin: str = "", data_dir: str | Path | 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     context = PanelContext(controller, options, PinGuard(resolved, limit=pin_attempts))
     app.extensions["smarttable"] = context
-    rotators = getattr(controller, "on_rotate_pin", None)
-    if rotators is not None:          # the table owner's button (hold confirm) rotates the PIN
-        rotators.append(lambda: rotate_pin(context, controller))
+    # the table owner's button (hold confirm) rotates the PIN
+    controller.on_rotate_pin.append(lambda: rotate_pin(context, controller))
     errors.install(app)
     names = allowed_names(allowed_hosts)
 

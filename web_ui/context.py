@@ -8,9 +8,8 @@ from pathlib import Path
 
 from flask import current_app
 
-from table.snapshot import Controller
+from table.panel_api import PanelController
 from web_ui.auth import PinGuard
-from web_ui.queries import RulesetCache
 from web_ui.sse import SnapshotText
 
 
@@ -29,10 +28,9 @@ class PanelOptions:
 
 @dataclass
 class PanelContext:
-    controller: Controller
+    controller: PanelController
     options: PanelOptions
     guard: PinGuard
-    rulesets: RulesetCache = field(default_factory=RulesetCache)
     text: SnapshotText = field(default_factory=SnapshotText)
     streams: threading.BoundedSemaphore = field(init=False)
 

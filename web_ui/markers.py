@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from table.errors import ConfigError
+from table.panel_api import PanelController
 from web_ui.errors import ApiError
 
 PAGE_W, PAGE_H, MARGIN, GAP = 210.0, 297.0, 10.0, 8.0   # A4, mm
 MAX_IDS = 1000
 IDS_PATTERN = r"^[0-9]{1,3}(-[0-9]{1,3})?(,[0-9]{1,3}(-[0-9]{1,3})?){0,49}$"
-
-
-def _method(controller: Any, name: str) -> Any:
-    method = getattr(controller, name, None)
-    if method is None:
-        raise ApiError(404, "ids", "this table cannot draw markers")
-    return method
 
 
 def parse_ids(text: str) -> list[int]:
@@ -32,11 +25,10 @@ def parse_ids(text: str) -> list[int]:
     return sorted(ids)
 
 
-def sheet_svg(controller: Any, ids: list[int], dictionary_name: str, size_mm: float) -> str:
+def sheet_svg(controller: PanelController, ids: list[int], dictionary_name: str, size_mm: float) -> str:
     """One A4 page (more rows overflow onto a taller page) of markers `size_mm` wide, labelled."""
-    cells_of = _method(controller, "marker_cells")
     try:
-        count = _method(controller, "marker_count")(dictionary_name)
+        count = controller.marker_count(dictionary_name)
     except ConfigError as exc:
         raise ApiError(409, "dictionary", str(exc)) from exc
     bad = [i for i in ids if i >= count]
@@ -51,7 +43,7 @@ def sheet_svg(controller: Any, ids: list[int], dictionary_name: str, size_mm: fl
     for index, marker_id in enumerate(ids):
         x0 = MARGIN + (index % per_row) * pitch
         y0 = MARGIN + (index // per_row) * (pitch + 4)
-        cells = cells_of(dictionary_name, marker_id)
+        cells = controller.marker_cells(dictionary_name, marker_id)
         cell = size_mm / len(cells)
         parts.append(f'<g transform="translate({x0:.2f} {y0:.2f})">')
         for r, row in enumerate(cells):

@@ -69,6 +69,7 @@ from table.live.journal import Journal
 from table.live.led_output import LedOutput, status_led
 from table.live.leds import LedLayout
 from table.live.live_games import LiveGames
+from table.live.panel_rules import PanelRules
 from table.live.publisher import Publisher
 from table.live.replay import Replay
 from table.live.session import GameState, Session
@@ -89,7 +90,7 @@ class Pipeline(Protocol):
 
 
 class TableController:
-    """The control loop and the game; implements the web panel's Controller protocol."""
+    """The control loop and the game; implements the panel's protocol (table/panel_api.py)."""
 
     def __init__(self, config: Config, *, hardware: TableHardware, layout: LedLayout, log_: GameLog,
                  pipeline: Pipeline | None, open_source: SourceOpener | None = None,
@@ -118,6 +119,7 @@ class TableController:
         self.warnings = Standing()
         self.leds = LedOutput(hardware, layout)
         self.publisher = Publisher(layout, clock)
+        self.panel_rules = PanelRules(self.publisher)
         self.games = LiveGames()
         self.replays = Replay(lambda game, after: self.gamelog.events(game, after=after))
         folder = folder_beside(log_.path)   # dispute bookmarks beside the game log (table/live/bookmarks.py)
@@ -334,7 +336,7 @@ class TableController:
         camera_started = bool(self.status["frames"])
         timeout = self.config["tracking"]["occlusion_timeout_s"]
         states = self.sightings.model_states(state, self.clock(), timeout) if camera_started else {}
-        sigmas = {model: {"sigma": s, "heading_sigma": h} for model, (s, h) in self.model_sigmas().items()}
+        sigmas = self.model_sigmas()
 
         def view() -> tuple[dict[str, Any], dict[str, Any]]:
             selection = {**self.answers.answers(state).to_dict(), "pointer": self.sightings.pointer_pick,
@@ -347,13 +349,17 @@ class TableController:
 
         self.publisher.publish(state, status, self.leds.frame, self.warnings.current, states, sigmas, view)
 
-    # ------------------------------------------------------------ Controller protocol
+    # ------------------------------------------------------------ the panel's protocol (table/panel_api.py)
 
     def snapshot(self) -> Snapshot:
         return self.publisher.snapshot()
 
     def wait_for_change(self, after_seq: int, timeout: float) -> Snapshot:
         return self.publisher.wait_for_change(after_seq, timeout)
+
+    def questions(self) -> tuple[Snapshot, Ruleset]:
+        """The newest snapshot and the rule system answering the panel's questions about it."""
+        return self.panel_rules.current()
 
     def log_entries(self, after: int, limit: int) -> list[dict[str, Any]]:
         """This game's log entries after sequence number `after`, oldest first."""

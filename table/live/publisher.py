@@ -17,6 +17,7 @@ from typing import Any
 
 from table.live.leds import LedLayout
 from table.live.session import GameState
+from table.live.sigmas import Sigmas
 from table.scene import Scene, scene_to_dict
 from table.snapshot import Snapshot
 
@@ -30,8 +31,10 @@ class Publisher:
     def __init__(self, layout: LedLayout, clock: Callable[[], float]) -> None:
         self._clock = clock
         self._layout = {"name": layout.name, "positions": [list(p) for p in layout.positions]}
-        self._cond = threading.Condition()           # guards _snapshot; notified on each new one
+        self._cond = threading.Condition()           # guards the three below; notified on each new snapshot
         self._snapshot = Snapshot(0, {}, "", {}, {})
+        self._state: GameState | None = None        # what the snapshot was made from
+        self._sigmas: Sigmas = {}
         self._key: tuple[Any, ...] = ()
         self._at = -math.inf
         self._doc: tuple[Scene | None, dict[str, Any]] = (None, {})
@@ -39,6 +42,11 @@ class Publisher:
     def snapshot(self) -> Snapshot:
         with self._cond:
             return self._snapshot
+
+    def published(self) -> tuple[Snapshot, GameState | None, Sigmas]:
+        """The newest snapshot, the game state and the camera's error bars it was made from."""
+        with self._cond:
+            return self._snapshot, self._state, self._sigmas
 
     def wait_for_change(self, after_seq: int, timeout: float) -> Snapshot:
         """The newest snapshot once it is newer than `after_seq` (or the timeout passed)."""
@@ -52,26 +60,28 @@ class Publisher:
             return self._cond.wait_for(lambda: shows(self._snapshot), timeout)
 
     def publish(self, state: GameState, status: dict[str, Any], leds: tuple[tuple[int, int, int], ...],
-                warnings: list[dict[str, Any]], states: dict[str, str], sigmas: dict[str, dict[str, float]],
+                warnings: list[dict[str, Any]], states: dict[str, str], sigmas: Sigmas,
                 view: Callable[[], tuple[dict[str, Any], dict[str, Any]]]) -> None:
         """Publish a snapshot unless nothing visible changed. `states` and `sigmas` are each model's
         tracking state and error bars; `view()` gives the selection and the phase (asked only when
         the snapshot is made)."""
         now = self._clock()
         shown = {k: v for k, v in status.items() if k not in COUNTERS}
-        key = (state, leds, json.dumps([warnings, states, sigmas, shown], default=str))
+        bars = {model: {"sigma": s, "heading_sigma": h} for model, (s, h) in sigmas.items()}
+        key = (state, leds, json.dumps([warnings, states, bars, shown], default=str))
         if key == self._key and now - self._at < REPUBLISH_S:
             return
         if self._doc[0] is not state.scene:
             self._doc = (state.scene, scene_to_dict(state.scene))
         doc = self._doc[1]
-        if states or sigmas:  # what the camera says of each model now: tracked or not, and how sure
+        if states or bars:  # what the camera says of each model now: tracked or not, and how sure
             doc = {**doc, "models": [{**m, **({"state": states[m["id"]]} if m["id"] in states else {}),
-                                      **sigmas.get(m["id"], {})} for m in doc["models"]]}
+                                      **bars.get(m["id"], {})} for m in doc["models"]]}
         selection, phase = view()
         status = {**status, "led_layout": self._layout}
         with self._cond:
             self._snapshot = Snapshot(self._snapshot.seq + 1, status, state.scene.ruleset, phase,
                                       doc, tuple(warnings), leds, selection, time.time())
+            self._state, self._sigmas = state, sigmas
             self._cond.notify_all()
         self._key, self._at = key, now

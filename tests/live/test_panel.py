@@ -77,3 +77,24 @@ def test_each_frame_is_encoded_once_however_many_phones_ask(make_controller, con
     assert len(set(views)) == 1 and controller._camera_view.encoded == encoded + 1
     controller.process(camera.read())                  # a new frame: encoded once more, the old one let go
     assert phone(0) and controller._camera_view.encoded == encoded + 2
+
+
+def test_the_panel_asks_the_controller_about_its_newest_snapshot(client, pipeline):
+    """Read-only questions are answered by the controller (PanelController.questions) about the scene
+    of the snapshot the answer names: after the camera moves the sniper, the distance follows it."""
+    import math
+
+    from tests.live.live_fakes import frame, move
+
+    http, controller = client
+    assert http.get("/api/questions").get_json()["ruleset"] == "synaptik"
+    before = http.get("/api/query/distance?arg=rifles-1&arg=sniper-1").get_json()
+    pipeline.see({23: (38.0, 15.0)}, (move(23, (38.0, 6.0), (38.0, 15.0)),))
+    controller.process(frame(1))
+    after = http.get("/api/query/distance?arg=rifles-1&arg=sniper-1").get_json()
+    models = {m["id"]: m for m in controller.snapshot().scene["models"]}
+    assert models["sniper-1"]["y"] == 15.0 and after["seq"] > before["seq"]
+    rifles, sniper = models["rifles-1"], models["sniper-1"]
+    expected = math.hypot(rifles["x"] - sniper["x"], rifles["y"] - sniper["y"])       # centre to centre
+    assert after["answer"]["distance"] == pytest.approx(expected, abs=0.01)
+    assert after["answer"]["distance"] != pytest.approx(before["answer"]["distance"], abs=0.5)

@@ -1,4 +1,5 @@
-"""A small controller for the panel's tests: the Controller protocol on a real scene and rule system.
+"""A small controller for the panel's tests: the panel's protocol (table/panel_api.py) on a real scene
+and rule system.
 
 It keeps the game state (phase, selection, warnings, LEDs, log) in memory and publishes a new
 Snapshot for every change, as the live table does; rolls use a seeded random generator.
@@ -11,6 +12,7 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from PIL import Image, ImageDraw
 from table.errors import QueryError
 from table.live import markers
 from table.rules import get_ruleset
+from table.rules.base import Ruleset
 from table.scene import parse_scene
 from table.snapshot import Snapshot
 
@@ -46,6 +49,8 @@ class FakeTable:
         self._leds = tuple((0, 0, 0) for _ in range(leds))
         self._snapshot = self._build(0)
         self.commands: list[tuple[str, dict[str, Any]]] = []
+        self.on_rotate_pin: list[Callable[[], Any]] = []
+        self.pins_shown: list[str] = []
 
     # ---------------------------------------------------------------- protocol
 
@@ -66,7 +71,23 @@ class FakeTable:
         self._publish()
         return result
 
-    # ---------------------------------------------------------------- capabilities
+    # ---------------------------------------------------------------- the rest of the panel's protocol
+
+    def questions(self) -> tuple[Snapshot, Ruleset]:
+        snapshot = self._snapshot
+        rulings = snapshot.status.get("rulings")
+        rules = get_ruleset(snapshot.ruleset)
+        return snapshot, rules(parse_scene(snapshot.scene), rulings if isinstance(rulings, dict) else None)
+
+    def replay_steps(self) -> list[dict[str, Any]]:
+        with self._cond:
+            return [{"seq": e["seq"], "ts": e["ts"], "kind": e["kind"], "summary": e["kind"]} for e in self._log]
+
+    def replay_at(self, seq: int) -> dict[str, Any] | None:
+        return None            # the fake keeps no past boards: every event is "not in this game"
+
+    def show_pin(self, pin: str) -> None:
+        self.pins_shown.append(pin)
 
     def log_entries(self, after: int, limit: int) -> list[dict[str, Any]]:
         with self._cond:

@@ -1,0 +1,55 @@
+"""Everything the web panel asks of a table, as one typed protocol: the `Controller` protocol
+(snapshot.py: the snapshot, changes, commands) and the rest the panel's pages use. The live table's
+`TableController` implements it; so does the panel tests' in-memory table (tests/web/fake_table.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from table.rules.base import Ruleset
+from table.snapshot import Controller, Snapshot
+
+
+class PanelController(Controller, Protocol):
+    """The table as the panel sees it."""
+
+    on_rotate_pin: list[Callable[[], Any]]
+    """Called when the table's owner asks for a new PIN (hold confirm); the panel adds its rotation."""
+
+    def questions(self) -> tuple[Snapshot, Ruleset]:
+        """The newest snapshot and the rule system that answers read-only questions about its scene
+        (with the camera's error bars and the snapshot's rulings): asking it never changes the game.
+        QueryError if the rulings do not fit the rule system."""
+        ...
+
+    def log_entries(self, after: int, limit: int) -> list[dict[str, Any]]:
+        """This game's log entries with `seq` greater than `after`, oldest first (each with at least
+        `seq`, `ts` and `kind`)."""
+        ...
+
+    def replay_steps(self) -> list[dict[str, Any]]:
+        """This game's logged events so far, each with its seq, time, kind and summary."""
+        ...
+
+    def replay_at(self, seq: int) -> dict[str, Any] | None:
+        """The board after this game's event `seq` (None if the game has no such event)."""
+        ...
+
+    def camera_jpeg(self) -> bytes | None:
+        """The newest camera frame as JPEG with the board outline and the placed markers drawn on it;
+        None while there is no frame (or no camera)."""
+        ...
+
+    def marker_count(self, dictionary: str) -> int:
+        """How many markers the named OpenCV dictionary holds (ConfigError for an unknown one)."""
+        ...
+
+    def marker_cells(self, dictionary: str, marker_id: int) -> list[list[bool]]:
+        """One marker's cells, border included (True is black), for the printable sheet."""
+        ...
+
+    def show_pin(self, pin: str) -> None:
+        """Show a just-generated panel PIN on the table (the status LED), where it can."""
+        ...
