@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from table.errors import QueryError
 from table.rules import get_ruleset
 from tests.age_of_tyrants.aot_helpers import DATA, base, build, golden, unit
-
-SMARTTABLE = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "smarttable"
+from tests.inprocess import smarttable
 
 
 @pytest.mark.parametrize(("scene", "question", "args", "message"), [
@@ -76,7 +74,7 @@ def test_found_by_alias():
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(SMARTTABLE), *args], capture_output=True, text=True, timeout=60)
+    return smarttable(*args)
 
 
 def test_cli_distance_los_band():

@@ -1,12 +1,11 @@
 """`[[cameras]]`: several cameras, each a `[camera]` of its own plus the part of the board it sees."""
 
-import subprocess
-import sys
 
 import pytest
 
 from table.config import CONFIG_DIR, load_config
 from table.errors import ConfigError
+from tests.inprocess import smarttable
 
 
 def write(tmp_path, text):
@@ -46,8 +45,7 @@ def test_camera_mistakes_name_the_entry(tmp_path, text, message):
 
 def test_a_mistake_exits_2_with_one_line(tmp_path):
     path = write(tmp_path, '[[cameras]]\narea = "left"\n')
-    done = subprocess.run([sys.executable, "-m", "table.cli", "run", "--demo", "--no-web", "--config", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    done = smarttable("run", "--demo", "--no-web", "--config", str(path))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "cameras[0].area: expected a list" in done.stderr or "cameras[0].area" in done.stderr
 

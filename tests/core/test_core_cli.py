@@ -1,4 +1,5 @@
-"""The `smarttable` command from the outside: JSON on stdout, exit 2 and one line for mistakes."""
+"""The `smarttable` command from the outside: JSON on stdout, exit 2 and one line for mistakes. The
+console script runs as a real process once; the rest call its `main` in-process (tests/inprocess.py)."""
 
 import json
 import subprocess
@@ -7,11 +8,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.inprocess import smarttable
+
 DATA = Path(__file__).parent.parent / "data" / "core"
+CONSOLE_SCRIPT = Path(sys.executable).parent / "smarttable"
 
 
-def smarttable(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "table.cli", *args], capture_output=True, text=True, timeout=60)
+def test_the_console_script_answers_and_exits_2_on_a_mistake():
+    version = subprocess.run([str(CONSOLE_SCRIPT), "--version"], capture_output=True, text=True, timeout=60)
+    assert version.returncode == 0 and version.stdout.startswith("smarttable ")
+    wrong = subprocess.run([str(CONSOLE_SCRIPT), "query", "missing.json", "report"], capture_output=True,
+                           text=True, timeout=60)
+    assert (wrong.returncode, wrong.stdout) == (2, "")
+    assert wrong.stderr == "smarttable query: missing.json: no such file\n"
 
 
 def test_version():

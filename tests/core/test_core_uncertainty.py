@@ -3,13 +3,12 @@ added when no model carries `sigma`."""
 
 import json
 import math
-import subprocess
-import sys
 
 import pytest
 
 from table.rules import get_ruleset
 from table.scene import parse_scene
+from tests.inprocess import smarttable
 
 Z95 = 1.959963984540054
 
@@ -102,8 +101,7 @@ def test_answers_are_repeatable():
 def test_negative_sigma_is_one_line_exit_2(tmp_path):
     path = tmp_path / "s.json"
     path.write_text(json.dumps(scene([model("a1", "a", 10, 10, -0.1), model("b1", "b", 20, 10)])))
-    result = subprocess.run([sys.executable, "-m", "table.cli", "query", str(path), "distance", "a1", "b1"],
-                            capture_output=True, text=True, timeout=60)
+    result = smarttable("query", str(path), "distance", "a1", "b1")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "models[0].sigma" in result.stderr
 
@@ -111,8 +109,7 @@ def test_negative_sigma_is_one_line_exit_2(tmp_path):
 def test_cli_distance_interval(tmp_path):
     path = tmp_path / "s.json"
     path.write_text(json.dumps(scene([model("a1", "a", 10, 10, 0.01), model("b1", "b", 41.26, 10, 0.01)])))
-    result = subprocess.run([sys.executable, "-m", "table.cli", "query", str(path), "distance", "a1", "b1"],
-                            capture_output=True, text=True, timeout=60)
+    result = smarttable("query", str(path), "distance", "a1", "b1")
     answer = json.loads(result.stdout)
     assert answer["distance"] == 31.26
     assert answer["interval"] == pytest.approx([31.26 - Z95 * 0.01414, 31.26 + Z95 * 0.01414], abs=1e-4)

@@ -5,17 +5,13 @@ from __future__ import annotations
 import collections
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from table.errors import QueryError
 from table.rules.hex_skirmish.text import PHASES
 from tests.hex_skirmish.skirmish_helpers import DATA, rules_for
-
-ROOT = Path(__file__).resolve().parents[2]
-SMARTTABLE = Path(sys.executable).parent / "smarttable"
+from tests.inprocess import smarttable
 
 # Worked out from the text for tests/data/hex_skirmish/initiative.json: Movement / 5 (rounded down),
 # a group moves at its slowest member's pace, heroes add their Dex modifier.
@@ -108,8 +104,7 @@ def test_a_point_zone_is_every_map_hex_within_5_of_the_point():
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SMARTTABLE), "query", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=60)
+    return smarttable("query", *args)
 
 
 def test_cli_answers_distance_los_and_moves():

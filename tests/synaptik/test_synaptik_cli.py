@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.inprocess import smarttable
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "synaptik"
-SMARTTABLE = ROOT / ".venv" / "bin" / "smarttable"
 
 
 def query(scene: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SMARTTABLE), "query", str(scene), *args],
-                          capture_output=True, text=True, timeout=60)
+    return smarttable("query", str(scene), *args)
 
 
 def answer(scene: Path, *args: str):

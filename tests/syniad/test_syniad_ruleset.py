@@ -1,14 +1,13 @@
 """The `syniad` rule system's questions, through the Python API and the `smarttable query` command."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from table.errors import QueryError
 from table.rules import get_ruleset
 from table.scene import load_scene, parse_scene
+from tests.inprocess import smarttable
 from tests.syniad.syniad_helpers import DATA, make_scene, scene_doc
 
 
@@ -20,11 +19,6 @@ def movement():
 @pytest.fixture(scope="module")
 def battle():
     return get_ruleset("syniad")(load_scene(DATA / "combat.json"))
-
-
-def smarttable(*args):
-    return subprocess.run([sys.executable, "-m", "table.cli", *args], capture_output=True, text=True,
-                          timeout=60)
 
 
 def test_moves_follows_the_contract(movement):

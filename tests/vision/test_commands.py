@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import cv2
 import numpy as np
 import pytest
 
 from table.cli import main
+from tests.inprocess import smarttable
 from tests.vision.synthetic import SMALL_BOARD, camera, models, render, scene, truth_corners
 
 STRAIGHT = dict(dist=(0, 0, 0, 0, 0))
-
-
-def smarttable(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "table.cli", *args], capture_output=True, text=True,
-                          timeout=60)
 
 
 def call(capsys, *args):
