@@ -20,6 +20,7 @@ from hub.web import create_hub_app
 from table.broker import parse_url
 from table.config import CONFIG_DIR
 from tests.club.club_clients import PublishedTable
+from tests.inprocess import smarttable
 from web_ui.sse import SnapshotText
 
 
@@ -186,7 +187,6 @@ def test_killed_table_shows_offline_within_one_and_a_half_keepalives(make_hub, b
     (["--mqtt", "mqtt://127.0.0.1:1", "--db", "/proc/hub.sqlite3"], "/proc/hub.sqlite3: cannot open the hub's"),
 ])
 def test_hub_mistakes_exit_2_with_one_line(args, message):
-    done = subprocess.run([sys.executable, "-m", "table.cli", "hub", *args], capture_output=True, text=True,
-                          timeout=60)
+    done = smarttable("hub", *args)
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

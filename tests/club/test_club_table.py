@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest
@@ -15,6 +14,7 @@ from table.config import default_config, validate
 from table.live.mqtt_link import settings_from_config
 from tests.club.club_clients import PublishedTable, Recorder, seen_once_in_order
 from tests.club.mosquitto_broker import Mosquitto, free_port
+from tests.inprocess import smarttable
 from web_ui.sse import SnapshotText
 
 
@@ -36,8 +36,7 @@ def test_off_by_default_no_broker_no_link():
     (["--mqtt", "mqtt://127.0.0.1:1883", "--table-id", "a b"], "--table-id: expected 1-64 letters"),
 ])
 def test_bad_broker_options_exit_2_with_one_line(args, message):
-    done = subprocess.run([sys.executable, "-m", "table.cli", "run", "--demo", "--no-web", *args],
-                          capture_output=True, text=True, timeout=60)
+    done = smarttable("run", "--demo", "--no-web", *args)
     assert done.returncode == 2
     assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 

@@ -17,6 +17,7 @@ import pytest
 from table.cli import main as cli_main
 from table.config import CONFIG_DIR, default_config
 from table.scene import load_scene
+from tests.inprocess import smarttable
 from tests.live.live_fakes import DEMO_SCENE, ROOT
 from vision.sources import SyntheticSource
 from vision.synthetic_scene import from_scene
@@ -151,8 +152,7 @@ def test_a_port_in_use_or_out_of_range_is_one_line_before_anything_is_printed(tm
         taken.listen()
         port = taken.getsockname()[1]
         for given, words in ((str(port), "is another table running?"), ("99999", "between 1 and 65535")):
-            done = subprocess.run([*SMARTTABLE, "run", "--demo", "--config", str(config), "--host", "127.0.0.1",
-                                   "--port", given], cwd=ROOT, capture_output=True, text=True, timeout=60)
+            done = smarttable("run", "--demo", "--config", str(config), "--host", "127.0.0.1", "--port", given)
             assert done.returncode == 2 and done.stdout == ""
             lines = done.stderr.strip().splitlines()
             assert len(lines) == 1 and lines[0].startswith("smarttable run: web.port: ") and words in lines[0]
