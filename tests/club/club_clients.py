@@ -53,13 +53,16 @@ class Recorder:
         broker = parse_url(url)
         self.messages: list[tuple[str, str, bool, float]] = []
         self._cond = threading.Condition()
+        self._acks = 0
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                                   clean_session=not persistent, protocol=mqtt.MQTTv311)
         self.client.reconnect_delay_set(0.1, 0.5)
         if broker.username:
             self.client.username_pw_set(broker.username, broker.password)
         wanted = [topics] if isinstance(topics, str) else topics
+        self._wanted = len(wanted)
         self.client.on_connect = lambda c, u, f, r, p: [c.subscribe(t, qos=1) for t in wanted]
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_message = self._on_message
         self.client.connect(broker.host, broker.port, 5)
         self.client.loop_start()
@@ -69,6 +72,16 @@ class Recorder:
             self.messages.append((message.topic, message.payload.decode(), bool(message.retain),
                                   time.time()))
             self._cond.notify_all()
+
+    def _on_subscribe(self, client: Any, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
+        with self._cond:
+            self._acks += 1
+            self._cond.notify_all()
+
+    def subscribed(self, timeout: float = 10.0) -> bool:
+        """Wait until the broker has acknowledged every subscription (what it publishes from then on
+        reaches this recorder)."""
+        return self.wait(lambda: self._acks >= self._wanted, timeout)
 
     def payloads(self, suffix: str) -> list[str]:
         with self._cond:

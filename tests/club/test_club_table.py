@@ -100,7 +100,7 @@ def test_events_are_published_after_commit_in_order_with_seq(table, broker):
     recorder = Recorder(broker.url, "smarttable/t1/events")
     recorder.client.message_callback_add("smarttable/t1/events", lambda c, u, m: (check_on_disk(c, u, m),
                                                                                  recorder._on_message(c, u, m)))
-    time.sleep(0.3)
+    assert recorder.subscribed()
     before = table.gamelog.last_seq()
     table.controller.command("select", id="rifles")
     table.controller.command("target", id="raiders")
@@ -119,7 +119,7 @@ def test_events_are_published_after_commit_in_order_with_seq(table, broker):
 
 def test_commands_answer_on_reply_topics(table, broker):
     recorder = Recorder(broker.url, "smarttable/t1/reply/#")
-    time.sleep(0.3)
+    assert recorder.subscribed()
     recorder.send("smarttable/t1/cmd/select", {"id": "raiders", "request_id": "r1"})
     recorder.send("smarttable/t1/cmd/fly", {})
     recorder.send("smarttable/t1/cmd/select", {"nonsense": 1})
@@ -142,7 +142,7 @@ def test_replay_answers_the_logged_events(table, broker):
     for unit in ("rifles", "gunner", "raiders"):
         table.controller.command("select", id=unit)
     recorder = Recorder(broker.url, "smarttable/t1/reply/replay")
-    time.sleep(0.3)
+    assert recorder.subscribed()
     recorder.send("smarttable/t1/cmd/replay", {"after": 1, "limit": 2})
     recorder.send("smarttable/t1/cmd/replay", {"after": -1})
     assert recorder.wait(lambda: len(recorder.messages) >= 2)
@@ -155,7 +155,7 @@ def test_replay_answers_the_logged_events(table, broker):
 
 def test_broker_restarted_mid_game_every_event_once_in_order(table, broker):
     recorder = Recorder(broker.url, "smarttable/t1/events", client_id="seq-tracker", persistent=True)
-    time.sleep(0.3)
+    assert recorder.subscribed()
     units = ("rifles", "gunner", "raiders", "sniper")
     for unit in units:
         table.controller.command("select", id=unit)
