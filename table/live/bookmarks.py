@@ -52,11 +52,14 @@ class Bookmarks:
     def __init__(self, store: BookmarkStore, gamelog: GameLog):
         self.store, self.gamelog = store, gamelog
         self._seqs: dict[int, int] = {}
+        self._read: dict[int, int] = {}          # game -> the last event of it looked through
 
     def seq_of(self, ident: int, game: int) -> int | None:
-        """The sequence number of the bookmark's event in the game log (None until it is committed)."""
+        """The sequence number of the bookmark's event in the game log (None until it is committed);
+        each game's events are read once, newer ones as they come."""
         if ident not in self._seqs:
-            for event in self.gamelog.events(game):
+            for event in self.gamelog.events(game, after=self._read.get(game, 0)):
+                self._read[game] = event["seq"]
                 if event["kind"] == "bookmark" and isinstance(event.get("id"), int):
                     self._seqs[event["id"]] = event["seq"]
         return self._seqs.get(ident)

@@ -44,3 +44,24 @@ def test_mistakes_name_the_field(client, auth):
     reply = client.get("/api/bookmarks/9")
     assert reply.status_code == 404 and reply.get_json() == {"error": "no bookmark 9", "field": "bookmark_id"}
     assert client.get("/api/bookmarks/9/export").status_code == 404
+
+
+def test_too_close_to_call_is_said_in_words(tmp_path):
+    """raiders-1 24.01" from rifles-1 with a 0.01" sigma at each end: the 95% interval holds the 24"
+    standard/cold boundary (as in test_browser_sigma.py), so the export says it could be either band."""
+    import math
+
+    from tests.web.server import PIN, make_app
+    from tests.web.tables import demo_controller
+    from tests.web.test_browser_sigma import scene_with_sigma
+
+    controller = demo_controller(tmp_path, scene=scene_with_sigma(tmp_path, 40.0 - math.sqrt(24.01 ** 2 - 4)))
+    try:
+        client = make_app(controller, tmp_path).test_client()
+        reply = client.post("/api/bookmarks", json={"a": "rifles-1", "b": "raiders-1"}, headers={"X-Table-PIN": PIN})
+        taken = reply.get_json()["result"]["bookmark"]
+        assert taken["text"] == '24.01" ± 0.03"' and taken["too_close_to_call"]
+        html = client.get(f"/api/bookmarks/{taken['id']}/export").get_data(as_text=True)
+        assert "Too close to call" in html and "band: standard or cold" in html and "Measure by hand." in html
+    finally:
+        controller.close()

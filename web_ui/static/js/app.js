@@ -4,6 +4,7 @@ import { coverCrossed, drawBoard, hexLayout, modelsNear, playerColour, terrainAt
   from "./board.js";
 import { renderDice } from "./dice.js";
 import { refreshLog } from "./log.js";
+import { bookmarkButton, refreshBookmarks } from "./bookmarks.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
 import { unitFacts, renderVictory } from "./cards.js";
 import { blockingHexes, coverWords, drawOverlays } from "./overlays.js";
@@ -58,7 +59,7 @@ function apply(state) {
   renderSetup(app);
   refreshCard();
   refreshVictory();
-  if (location.hash.startsWith("#log")) refreshLog(state.scene);
+  if (location.hash.startsWith("#log")) { refreshLog(state.scene); refreshBookmarks(); }
 }
 
 // What an open card's answers depend on: where the models stand, the terrain, the rulings, the phase.
@@ -385,7 +386,7 @@ async function measure(a, b) {
     closeCall([distance, band, los, arc]),
     d ? el("div", { class: "hint" }, `measured ${d.method === "edge" ? "edge to edge" : d.method === "hex"
       ? "in hexes" : "centre to centre"}`) : null,
-    kv(rows), showOnTable(a, b)], app.card);
+    kv(rows), el("div", { class: "row" }, showOnTable(a, b), bookmarkButton(a, b))], app.card);
   const card = app.card;      // a charge can take a while: the card shows first, the charge when it comes
   charging.then((r) => { if (chargeRow && app.card === card) chargeRow.textContent = r?.v ? chargeText(r.v) : "—"; });
 }
@@ -539,7 +540,7 @@ function route() {
     a.classList.toggle("on", on);
     if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
-  if (view === "log") refreshLog(app.state?.scene);
+  if (view === "log") { refreshLog(app.state?.scene); refreshBookmarks(); }
   if (view === "replay") openReplay(app, Number(sub) || null);
   showSetup(view === "setup" ? sub || "camera" : null, app);
 }
