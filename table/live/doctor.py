@@ -98,20 +98,20 @@ def check_camera(config: Config) -> list[Finding]:
                          "`rpicam-hello --list-cameras`, and [camera] source in the config")]
     try:
         pipeline = VisionPipeline(config)
-        observation = None
+        observation, size = None, ""
         for _ in range(4):
             frame = source.read()
             if frame is None:
                 break
             observation = pipeline.process(frame)
+            size = f"{frame.image.shape[1]}x{frame.image.shape[0]}"
     except TableError as exc:
         return [_finding("camera", False, f"camera opened but failed: {exc}", "reseat the camera cable")]
     finally:
         source.close()
     if observation is None:
         return [_finding("camera", False, "the camera gave no frames", "check [camera] source and path")]
-    found = [_finding("camera", True, f"{type(source).__name__}: frames of {frame.image.shape[1]}x"
-                                      f"{frame.image.shape[0]}")]
+    found = [_finding("camera", True, f"{type(source).__name__}: frames of {size}")]
     corners = config.corners
     seen = sorted(observation.markers)
     found.append(_finding("markers in view", bool(seen), f"model markers seen: {seen or 'none'}",

@@ -127,8 +127,9 @@ class GameLog:
             self._db.execute("UPDATE games SET ended = ? WHERE ended IS NULL", (now,))
             game = self._db.execute("INSERT INTO games (started, ruleset) VALUES (?, ?)",
                                     (now, ruleset)).lastrowid
-            self._insert(int(game), first_event, now)
-        return int(game)
+            assert game is not None          # an INSERT's row id
+            self._insert(game, first_event, now)
+        return game
 
     def append(self, game: int, event: dict[str, Any]) -> int:
         """Commit one event; its sequence number is returned once it is on disk."""
@@ -159,7 +160,8 @@ class GameLog:
         data = {k: v for k, v in event.items() if k != "kind"}
         cursor = self._db.execute("INSERT INTO events (game, ts, kind, data) VALUES (?, ?, ?, ?)",
                                   (game, now, event["kind"], strictjson.dumps(data)))
-        return int(cursor.lastrowid)
+        assert cursor.lastrowid is not None          # an INSERT's row id
+        return cursor.lastrowid
 
     def events(self, game: int, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         """A game's events in order, each {"seq", "ts", "kind", ...data}: those with a sequence

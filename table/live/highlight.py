@@ -90,7 +90,7 @@ class Bands:
             if len(corners) == 1:
                 far = np.hypot(pts[:, 0] - corners[0][0], pts[:, 1] - corners[0][1]) - radius
             else:
-                far = shapely.distance(Polygon(corners), shapely.points(pts))
+                far = np.asarray(shapely.distance(Polygon(corners), shapely.points(pts)), dtype=float)
             d = np.minimum(d, np.maximum(far, 0.0))
         if self.step:
             d = np.round(d / self.step) * self.step
@@ -195,4 +195,4 @@ def render(layout: LedLayout, regions: list[Region] | tuple[Region, ...]) -> tup
             frame[covered] = colours[covered]
         else:
             frame[region.covers(pts)] = region.colour
-    return tuple(map(tuple, frame.tolist()))
+    return tuple((r, g, b) for r, g, b in frame.tolist())

@@ -141,7 +141,7 @@ def segment(start: tuple[float, float], end: tuple[float, float], count: int) ->
 def grid(origin: tuple[float, float], pitch: float, columns: int, rows: int,
          serpentine: bool) -> list[tuple[float, float]]:
     """A grid of LEDs wired row by row (every other row reversed when serpentine)."""
-    points = []
+    points: list[tuple[float, float]] = []
     for row in range(rows):
         cols = range(columns - 1, -1, -1) if serpentine and row % 2 else range(columns)
         points.extend((origin[0] + c * pitch, origin[1] + row * pitch) for c in cols)

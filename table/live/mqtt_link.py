@@ -88,7 +88,7 @@ def new_client(client_id: str, broker: Broker, reconnect: tuple[float, float]) -
         client.username_pw_set(broker.username, broker.password or None)
     if broker.tls:
         client.tls_set()
-    client.reconnect_delay_set(*reconnect)  # type: ignore[arg-type]   (paho accepts seconds as floats)
+    client.reconnect_delay_set(*reconnect)  # type: ignore[arg-type]  # paho takes seconds as floats too
     return client
 
 
@@ -201,7 +201,7 @@ class MqttLink:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         name = message.topic.rpartition("/")[2]
         if not self._stop.is_set():
-            self._commands.submit(self._answer, name, message.payload)
+            self._commands.submit(self._answer, name, bytes(message.payload))
 
     # ------------------------------------------------------------ publishing (its own thread)
 

@@ -160,10 +160,8 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
     With `first_event` (a replay) there is no camera at all. `mqtt` (MqttSettings) adds the link
     that publishes the table to a broker."""
     layout = load_layout(config.path("hardware", "led_layout"))
-    if first_event is not None:
-        scene = parse_scene(first_event["scene"], "game_start.scene")
-    else:
-        scene = _scene(config, scene_path, demo)
+    scene = parse_scene(first_event["scene"], "game_start.scene") if first_event is not None \
+        else _scene(config, scene_path, demo)
     hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=demo)
     slots = remote_slots(config)
     if slots and mqtt is None:
@@ -171,7 +169,8 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
         raise ConfigError(f"cameras[{slots[0]}].source: a remote camera (\"mqtt\") needs a broker: "
                           "[mqtt] url or --mqtt")
     try:
-        gamelog = CommitFeed(log_path) if mqtt is not None else GameLog(log_path)
+        feed = CommitFeed(log_path) if mqtt is not None else None      # the MQTT link wakes on its commits
+        gamelog = feed if feed is not None else GameLog(log_path)
     except ConfigError:
         hardware.close()
         raise
@@ -201,8 +200,8 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
     if director_scene is not None:
         director = DemoDirector(controller, director_scene, show_scene, config["markers"]["pointer_id"])
     link = None
-    if mqtt is not None:
+    if feed is not None:
         from table.live.mqtt_link import MqttLink
 
-        link = MqttLink(controller, gamelog, mqtt)
+        link = MqttLink(controller, feed, mqtt)
     return Table(controller, director, link, remote)

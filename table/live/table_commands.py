@@ -17,7 +17,7 @@ from table.live import display, rolls
 from table.live.bookmarks import bookmark
 from table.live.live_games import LiveGames
 from table.live.session import GameState, Session
-from table.live.sigmas import with_sigmas
+from table.live.sigmas import Sigmas, with_sigmas
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
 from table.scene import Scene, parse_scene
@@ -27,12 +27,20 @@ class TableController(Protocol):
     """What the commands need of the controller (`table.live.controller.TableController`)."""
 
     rng: random.Random
-    session: Session
     games: LiveGames
-    game: int | None
+
+    @property
+    def session(self) -> Session: ...
+
+    @property
+    def game(self) -> int: ...
 
     @property
     def state(self) -> GameState: ...
+
+    def model_sigmas(self) -> Sigmas: ...
+
+    def rotate_pin(self) -> None: ...
 
     def emit(self, event: dict[str, Any]) -> GameState: ...
 
@@ -62,7 +70,7 @@ def _model_id(c: TableController, ident: Any) -> str:
 def advance_phase(c: TableController) -> dict[str, Any]:
     """The next phase; the logged event names where it led (for the log a player reads)."""
     after = c.session.preview({"kind": "phase"}).phase_dict()
-    named = {k: after[k] for k in ("phase", "turn", "player") if k in after}
+    named: dict[str, Any] = {k: after[k] for k in ("phase", "turn", "player") if k in after}
     return c.emit({"kind": "phase", **named}).phase_dict()
 
 
