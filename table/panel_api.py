@@ -29,12 +29,17 @@ class PanelController(Controller, Protocol):
         `seq`, `ts` and `kind`)."""
         ...
 
-    def replay_steps(self) -> list[dict[str, Any]]:
-        """This game's logged events so far, each with its seq, time, kind and summary."""
+    def replay_games(self) -> list[dict[str, Any]]:
+        """Every game in the log: {"game", "started", "ruleset", "ended", "events"}."""
+        ...
+
+    def replay_steps(self, game: int | None = None) -> dict[str, Any]:
+        """A game's logged events so far (this game's for None), each with its seq, time, kind and
+        summary: {"game", "events"}."""
         ...
 
     def replay_at(self, seq: int) -> dict[str, Any] | None:
-        """The board after this game's event `seq` (None if the game has no such event)."""
+        """The board after event `seq`, of whichever game holds it (None if the log has no such event)."""
         ...
 
     def camera_jpeg(self) -> bytes | None:

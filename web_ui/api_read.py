@@ -93,8 +93,15 @@ def log():
 
 @bp.get("/replay")
 def replay():
-    steps = panel().controller.replay_steps()
-    return jsonify({"count": len(steps), "events": steps})
+    controller = panel().controller
+    game = query_int("game", 0, 1) if "game" in request.args else None
+    games = controller.replay_games()
+    if game is not None and not any(g["game"] == game for g in games):
+        raise ApiError(404, "game", f"the log has no game {game} (games: "
+                                    f"{', '.join(str(g['game']) for g in games) or 'none'})")
+    found = controller.replay_steps(game)
+    return jsonify({"game": found["game"], "games": games, "count": len(found["events"]),
+                    "events": found["events"]})
 
 
 @bp.get("/replay/<seq>")
@@ -102,7 +109,7 @@ def replay_at(seq: str):
     number = parse_int(seq, "seq", 1)
     view = panel().controller.replay_at(number)
     if view is None:
-        raise ApiError(404, "seq", f"this game has no event {number} (GET /api/replay lists them)")
+        raise ApiError(404, "seq", f"the game log has no event {number} (GET /api/replay lists a game's)")
     return jsonify(view)
 
 

@@ -81,12 +81,18 @@ SCHEMAS: dict[str, Any] = {
     "ReplayStep": {"type": "object", "required": ["seq", "ts", "kind", "summary"],
                    "properties": {"seq": INT, "ts": {"type": "number"}, "kind": {"type": "string"},
                                   "summary": {"type": "string"}}},
-    "Replay": {"type": "object", "required": ["count", "events"],
-               "properties": {"count": INT, "events": {"type": "array", "items": _ref("ReplayStep")}}},
+    "Game": {"type": "object", "required": ["game", "started", "ruleset", "ended", "events"],
+             "properties": {"game": INT, "started": {"type": "number"}, "ruleset": {"type": "string"},
+                            "ended": {"type": "number", "nullable": True}, "events": INT}},
+    "Replay": {"type": "object", "required": ["game", "games", "count", "events"],
+               "properties": {"game": INT, "count": INT,
+                              "events": {"type": "array", "items": _ref("ReplayStep")},
+                              "games": {"type": "array", "items": _ref("Game")}}},
     "ReplayView": {"type": "object",
-                   "required": ["seq", "index", "count", "event", "ruleset", "phase", "scene", "selection",
-                                "measure", "warnings"],
-                   "properties": {"seq": INT, "index": INT, "count": INT, "event": _ref("ReplayStep"),
+                   "required": ["seq", "game", "index", "count", "event", "ruleset", "phase", "scene",
+                                "selection", "measure", "warnings"],
+                   "properties": {"seq": INT, "game": INT, "index": INT, "count": INT,
+                                  "event": _ref("ReplayStep"),
                                   "ruleset": {"type": "string", "nullable": True}, "phase": OBJ,
                                   "scene": {**OBJ, "nullable": True}, "selection": OBJ,
                                   "measure": {**OBJ, "nullable": True},
@@ -215,10 +221,11 @@ def document() -> dict[str, Any]:
                             "type": "string", "pattern": "^[A-Za-z0-9_.:,-]{1,64}$"}})])},
             "/api/log": {"get": _read("Game log entries after a sequence number", OBJ, 400, 404, params=[
                 _q("after", _int(0, MAX_INT)), _q("limit", _int(1, 1000))])},
-            "/api/replay": {"get": _read("The game replay: this game's events so far (seq, time, kind, "
-                                         "summary)", _ref("Replay"), 404)},
+            "/api/replay": {"get": _read("The game replay: a game's events so far (seq, time, kind, summary; "
+                                         "this game's unless `game` names another) and every game in the log",
+                                         _ref("Replay"), 400, 404, params=[_q("game", _int(1, MAX_INT))])},
             "/api/replay/{seq}": {"get": _read(
-                "The board after one event of this game: models, phase, selection and its answers, the last "
+                "The board after one event (of any game): models, phase, selection and its answers, the last "
                 "measurement, the warnings in force", _ref("ReplayView"), 400, 404,
                 params=[_q("seq", _int(1, MAX_INT), "path")])},
             "/api/log/export": {"get": {"summary": "The whole game log as JSON lines", "responses": {

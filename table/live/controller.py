@@ -365,13 +365,20 @@ class TableController:
         """This game's log entries after sequence number `after`, oldest first."""
         return self.gamelog.events(self.game, after=after, limit=limit)
 
-    def replay_steps(self) -> list[dict[str, Any]]:
-        """This game's logged events so far, each with its seq, time, kind and summary."""
-        return self.replays.steps(self.game)
+    def replay_games(self) -> list[dict[str, Any]]:
+        """Every game in the log: its number, start and end, rule system and how many events."""
+        return self.gamelog.games()
+
+    def replay_steps(self, game: int | None = None) -> dict[str, Any]:
+        """A game's logged events so far (this game's by default), each with its seq, time, kind and
+        summary: {"game", "events"}."""
+        game = self.game if game is None else game
+        return {"game": game, "events": self.replays.steps(game)}
 
     def replay_at(self, seq: int) -> dict[str, Any] | None:
-        """The board after this game's event `seq` (None if the game has no such event)."""
-        return self.replays.at(self.game, seq)
+        """The board after event `seq`, of whichever game holds it (None if the log has no such event)."""
+        game = self.gamelog.game_of(seq)
+        return None if game is None else self.replays.at(game, seq)
 
     def camera_jpeg(self) -> bytes | None:
         """The newest frame as a JPEG with the board and the placed markers drawn; None before one."""

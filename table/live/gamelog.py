@@ -186,6 +186,12 @@ class GameLog:
         with self._lock:
             return int(self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])
 
+    def game_of(self, seq: int) -> int | None:
+        """The game an event belongs to (None for a sequence number the log does not hold)."""
+        with self._lock:
+            row = self._db.execute("SELECT game FROM events WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else int(row[0])
+
     def games(self) -> list[dict[str, Any]]:
         rows = self._db.execute("SELECT g.id, g.started, g.ruleset, g.ended, COUNT(e.seq) FROM games g "
                                 "LEFT JOIN events e ON e.game = g.id GROUP BY g.id ORDER BY g.id").fetchall()

@@ -1,4 +1,4 @@
-"""The game replay: the board at any event of the current game, rebuilt from the game log.
+"""The game replay: the board at any event of a game, rebuilt from the game log.
 
 The log is event-sourced, so the board after event N is the game's events up to N applied in turn
 (`Session.apply`, as a restart resumes a game). Scrubbing back and forth through a long game would replay
@@ -78,7 +78,8 @@ class Point:
 
 
 class Replay:
-    """The current game's events and the board at any of them; safe to share between threads."""
+    """A game's events and the board at any of them (one game at a time: asking about another reads
+    that one); safe to share between threads."""
 
     def __init__(self, fetch: Fetch, every: int = CHECKPOINT_EVERY, keep: int = VIEWS_KEPT):
         self._fetch, self.every, self.keep = fetch, every, keep
@@ -153,7 +154,8 @@ class Replay:
 
     def _view(self, index: int, point: Point) -> dict[str, Any]:
         event, state = self._events[index], point.session.state
-        head = {"seq": event["seq"], "index": index, "count": len(self._events), "event": self._step(event)}
+        head = {"seq": event["seq"], "game": self._game, "index": index, "count": len(self._events),
+                "event": self._step(event)}
         if state is None:         # nothing applied yet (a log whose game_start this version refused)
             return {**head, "ruleset": None, "phase": {}, "scene": None, "selection": {}, "measure": None,
                     "warnings": []}

@@ -79,9 +79,15 @@ class FakeTable:
         rules = get_ruleset(snapshot.ruleset)
         return snapshot, rules(parse_scene(snapshot.scene), rulings if isinstance(rulings, dict) else None)
 
-    def replay_steps(self) -> list[dict[str, Any]]:
+    def replay_games(self) -> list[dict[str, Any]]:
         with self._cond:
-            return [{"seq": e["seq"], "ts": e["ts"], "kind": e["kind"], "summary": e["kind"]} for e in self._log]
+            return [{"game": 1, "started": 0.0, "ruleset": self._snapshot.ruleset, "ended": None,
+                     "events": len(self._log)}]
+
+    def replay_steps(self, game: int | None = None) -> dict[str, Any]:
+        with self._cond:
+            return {"game": 1, "events": [{"seq": e["seq"], "ts": e["ts"], "kind": e["kind"], "summary": e["kind"]}
+                                          for e in self._log]}
 
     def replay_at(self, seq: int) -> dict[str, Any] | None:
         return None            # the fake keeps no past boards: every event is "not in this game"

@@ -126,6 +126,32 @@ def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp
         game.controller.close()
 
 
+def test_a_link_to_an_event_of_the_game_before_opens_it_and_the_games_can_be_chosen(phone, tmp_path):
+    game = play(tmp_path)
+    server = LiveServer(make_app(game.controller, tmp_path))
+    try:
+        before = game.controller.game
+        measured = next(e["seq"] for e in game.controller.gamelog.events(before) if e["kind"] == "measure")
+        game.controller.command("new_game")                     # the next game starts on the same table
+        phone.goto(f"{server.url}/#replay/{measured}")           # the judge's link from the game before
+        event = phone.locator("#replay-event")
+        expect(event).to_have_text('Measured distance rifles-1 → raiders-1: 32.06" ± 0.06".')
+        expect(phone.locator("#replay-pos")).to_contain_text("Event 4 of 9")
+        assert_drawn_at(phone, START)
+        picker = phone.locator("#replay-game")
+        expect(picker).to_be_visible()
+        expect(picker.locator("option:checked")).to_contain_text(f"Game {before} · synaptik")
+        picker.select_option(str(game.controller.game))          # this game: opens on its newest event
+        expect(phone.locator("#replay-pos")).to_contain_text("Event 2 of 2")
+        expect(event).to_contain_text("out of cohesion")         # the raider still stands apart
+        assert_drawn_at(phone, MOVED)
+        phone.locator("#replay-first").click()
+        expect(event).to_have_text("New game: synaptik, 8 models.")
+    finally:
+        server.close()
+        game.controller.close()
+
+
 def hex_centre(q: int, r: int) -> tuple[float, float]:
     """A flat hex's centre on the hex demo's board (Red Blob Games' layout, as the contract says)."""
     return 2.0 + 1.5 * 1.5 * q, 2.0 + 1.5 * math.sqrt(3) * (r + q / 2)

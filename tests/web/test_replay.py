@@ -28,12 +28,12 @@ def where(view: dict, model: str) -> tuple[float, float, float]:
     return m["x"], m["y"], m["heading"]
 
 
-def test_the_replay_lists_every_event_of_the_game_with_a_sentence(replay_client):
+def test_the_replay_lists_every_event_of_the_game_with_a_sentence(played, replay_client):
     listed = replay_client.get("/api/replay").get_json()
     kinds = [e["kind"] for e in listed["events"]]
     assert kinds == ["game_start", "select", "target", "measure", "move", "warning", "warning", "phase",
                      "warning_cleared"]
-    assert listed["count"] == len(kinds)
+    assert listed["count"] == len(kinds) and listed["game"] == played.controller.game
     seqs = [e["seq"] for e in listed["events"]]
     assert seqs == sorted(seqs) and all(isinstance(e["ts"], float) for e in listed["events"])
     said = [e["summary"] for e in listed["events"]]
@@ -107,13 +107,25 @@ def test_a_bad_seq_is_refused_naming_it(replay_client, seq, status):
     assert response.get_json()["field"] == "seq"
 
 
-def test_an_event_of_another_game_is_not_this_games(played, replay_client):
-    old = replay_client.get("/api/replay").get_json()["events"]
+def test_an_earlier_game_stays_in_the_replay_after_a_new_one_starts(played, replay_client):
+    first = replay_client.get("/api/replay").get_json()
     played.controller.command("new_game")
-    fresh = replay_client.get("/api/replay").get_json()["events"]
-    assert fresh[0]["kind"] == "game_start" and fresh[0]["seq"] > old[-1]["seq"]
-    assert [e["kind"] for e in fresh[1:]] == ["warning"]           # the raider still stands apart
-    response = replay_client.get(f"/api/replay/{old[-1]['seq']}")
-    assert response.status_code == 404 and response.get_json()["field"] == "seq"
-    assert where(replay_client.get(f"/api/replay/{fresh[0]['seq']}").get_json(), RAIDER) == (*MOVED,
-                                                                                              MOVED_HEADING)
+    now = replay_client.get("/api/replay").get_json()
+    assert now["game"] != first["game"] and now["events"][0]["kind"] == "game_start"
+    assert now["events"][0]["seq"] > first["events"][-1]["seq"]
+    assert [(g["game"], g["events"], g["ended"] is None) for g in now["games"]] == [
+        (first["game"], first["count"], False), (now["game"], now["count"], True)]
+    again = replay_client.get(f"/api/replay?game={first['game']}").get_json()
+    assert again["game"] == first["game"] and again["events"] == first["events"]
+    measured = next(e["seq"] for e in first["events"] if e["kind"] == "measure")
+    view = replay_client.get(f"/api/replay/{measured}").get_json()      # a link from the game before
+    assert view["game"] == first["game"] and where(view, RAIDER) == (*START, 90.0)
+    assert view["measure"]["answer"]["distance"] == pytest.approx(math.dist(RIFLE, START), abs=0.01)
+    started = replay_client.get(f"/api/replay/{now['events'][0]['seq']}").get_json()
+    assert started["game"] == now["game"] and where(started, RAIDER) == (*MOVED, MOVED_HEADING)
+
+
+@pytest.mark.parametrize("game, status", [("x", 400), ("0", 400), ("99", 404)])
+def test_a_bad_game_is_refused_naming_it(replay_client, game, status):
+    response = replay_client.get(f"/api/replay?game={game}")
+    assert response.status_code == status and response.get_json()["field"] == "game"

@@ -1,7 +1,7 @@
-// The game replay: scrub through this game's log and see the board after each event as the table showed
-// it then (where every model stood and faced, the selection and its answers, the last measurement with its
-// error bar, the warnings in force). GET /api/replay lists the events, GET /api/replay/<seq> is one board.
-// Leaving it (Live board) goes back to the live board, which kept following the table meanwhile.
+// The game replay: scrub through a game's log (this game's, or an earlier one's) and see the board after each
+// event as the table showed it then (where every model stood and faced, the selection and its answers, the
+// last measurement with its error bar, the warnings in force). GET /api/replay lists a game's events, GET
+// /api/replay/<seq> is one board. "Back to the live board" leaves it; the live board kept following the table.
 import { el, getJSON, kv } from "./api.js";
 import { coverCrossed, drawBoard, hexLayout } from "./board.js";
 import { drawOverlays } from "./overlays.js";
@@ -14,27 +14,40 @@ const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n
 const distance = (d) => `${fmt(d.distance)}${d.method === "hex" ? " hexes" : '"'}${d.interval
   ? ` ± ${((d.interval[1] - d.interval[0]) / 2).toFixed(2)}${d.method === "hex" ? " hexes" : '"'}` : ""}`;
 
-const replay = { steps: [], index: -1, view: null, asked: 0 };
+const replay = { game: null, steps: [], index: -1, view: null, asked: 0 };
 
-// Open the replay on the event numbered `seq` (a link: #replay/<seq>), else where it was left (when the
-// game has not gone back meanwhile), else on the newest.
+// Open the replay on the event numbered `seq` (a link: #replay/<seq>, of this game or an earlier one), else
+// on this game's newest event.
 export async function openReplay(app, seq = null) {
   app.replay = replay;                 // for the browser tests and curious players
   $("replay-event").textContent = "Reading the game log…";
-  let steps;
+  let game = null;
+  if (seq) game = await getJSON(`/api/replay/${seq}`).then((view) => view.game, () => null);
+  await load(game, game ? seq : null);
+}
+
+// A game's events (this game's for none) on the scrubber, showing `seq` or the newest; a list of the
+// log's games to choose from when it holds more than one.
+async function load(game, seq) {
+  let found;
   try {
-    steps = (await getJSON("/api/replay")).events;
+    found = await getJSON(`/api/replay${game ? `?game=${game}` : ""}`);
   } catch (error) {
     $("replay-event").textContent = error.message;
     return;
   }
-  const keep = replay.index >= 0 && replay.index < steps.length && replay.steps[replay.index]?.seq === steps[replay.index].seq;
-  const linked = steps.findIndex((step) => step.seq === seq);
-  replay.steps = steps;
+  replay.game = found.game;
+  replay.steps = found.events;
+  const picker = $("replay-game");
+  picker.hidden = found.games.length < 2;
+  picker.replaceChildren(...found.games.map((g) => el("option", { value: g.game, selected: g.game === found.game },
+    `Game ${g.game} · ${words(g.ruleset)} · ${new Date(g.started * 1000).toLocaleString()}`
+    + `${g.ended ? "" : " (now)"} · ${g.events} events`)));
   const slider = $("replay-slider");
-  slider.max = String(Math.max(steps.length - 1, 0));
-  slider.disabled = steps.length < 2;
-  await show(linked >= 0 ? linked : keep ? replay.index : steps.length - 1);
+  slider.max = String(Math.max(replay.steps.length - 1, 0));
+  slider.disabled = replay.steps.length < 2;
+  const linked = replay.steps.findIndex((step) => step.seq === seq);
+  await show(linked >= 0 ? linked : replay.steps.length - 1);
 }
 
 // Show the board after the event at `index` (a later request wins over an answer that comes late).
@@ -128,4 +141,5 @@ export function replayControls() {
   $("replay-next").addEventListener("click", () => show(replay.index + 1));
   $("replay-last").addEventListener("click", () => show(replay.steps.length - 1));
   $("replay-slider").addEventListener("input", (event) => show(Number(event.target.value)));
+  $("replay-game").addEventListener("change", (event) => load(Number(event.target.value), null));
 }
