@@ -24,12 +24,12 @@ from typing import Any
 
 from replay_events import make_game
 
-from table.live.replay import CHECKPOINT_EVERY, Replay
+from table.live.replay import CHECKPOINT_EVERY, Fetch, Replay
 
 GAME = 1
 
 
-def source(events: list[dict[str, Any]]):
+def source(events: list[dict[str, Any]]) -> Fetch:
     """The game log's `events(game, after)` over events numbered 1, 2, ..."""
     logged = [{**e, "seq": i + 1, "ts": 1_000_000.0 + i} for i, e in enumerate(events)]
 
@@ -49,7 +49,7 @@ def timed(replay: Replay, seq: int) -> tuple[float, int]:
     return elapsed, replay.applied - applied
 
 
-def scratch(fetch, seq: int) -> float:
+def scratch(fetch: Fetch, seq: int) -> float:
     """One step replayed from the start: a fresh replay of the log as it stood at that event."""
     return timed(Replay(lambda game, after: fetch(game, after)[:seq - after], keep=0), seq)[0]
 

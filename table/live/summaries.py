@@ -32,6 +32,11 @@ def _fields(event: Mapping[str, Any]) -> str:
                       if k not in HIDDEN and v is not None and v != "")
 
 
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A field that should hold an object: itself, else nothing (a log of an older shape)."""
+    return value if isinstance(value, Mapping) else {}
+
+
 def _who(scene: Scene | None, model_id: Any) -> str:
     """A model as a player names it: its unit's name and the model's id."""
     if scene is not None:
@@ -57,7 +62,7 @@ def _distance(answer: Mapping[str, Any]) -> str:
 
 
 def _measure(e: Mapping[str, Any], scene: Scene | None) -> str:
-    answer = e.get("answer") if isinstance(e.get("answer"), Mapping) else {}
+    answer = _mapping(e.get("answer"))
     parts = [_distance(answer)]
     if answer.get("band"):
         parts.append(_words(answer["band"]))
@@ -106,7 +111,7 @@ def _bookmark(e: Mapping[str, Any], scene: Scene | None) -> str:
 
 
 def _game_start(e: Mapping[str, Any], scene: Scene | None) -> str:
-    document = e.get("scene") if isinstance(e.get("scene"), Mapping) else {}
+    document = _mapping(e.get("scene"))
     return f"New game: {_words(document.get('ruleset'))}, {len(document.get('models', []))} models."
 
 
