@@ -12,11 +12,32 @@ from table.rules.base import Ruleset
 from table.snapshot import Controller, Snapshot
 
 
+class Bookmarks(Protocol):
+    """The table's dispute bookmarks (table/live/bookmarks.py); the `bookmark` command takes one."""
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Every bookmark's summary, oldest first."""
+        ...
+
+    def get(self, ident: int) -> dict[str, Any]:
+        """One bookmark's evidence (QueryError if there is none of that id)."""
+        ...
+
+    def seq_of(self, ident: int, game: int) -> int | None:
+        """The game log's sequence number of the bookmark's event (None if the log has none)."""
+        ...
+
+
 class PanelController(Controller, Protocol):
     """The table as the panel sees it."""
 
     on_rotate_pin: list[Callable[[], Any]]
     """Called when the table's owner asks for a new PIN (hold confirm); the panel adds its rotation."""
+
+    @property
+    def bookmarks(self) -> Bookmarks | None:
+        """The dispute bookmarks; None for a table whose game log is in memory (nowhere to keep them)."""
+        ...
 
     def questions(self) -> tuple[Snapshot, Ruleset]:
         """The newest snapshot and the rule system that answers read-only questions about its scene

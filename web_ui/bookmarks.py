@@ -1,5 +1,5 @@
 """Dispute bookmarks in the API: take one (PIN), list them, read one's evidence, export it as one
-self-contained HTML page (table/live/bookmarks.py keeps them; a controller without `bookmarks` has
+self-contained HTML page (table/live/bookmarks.py keeps them; a table whose game log is in memory has
 none: 404)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from table.errors import QueryError, StorageError, TableError
+from table.panel_api import Bookmarks
 from web_ui.api_write import known_id
 from web_ui.auth import needs_pin
 from web_ui.context import panel
@@ -19,8 +20,8 @@ bp = Blueprint("bookmarks", __name__, url_prefix="/api")
 MAX_ID = 999_999_999
 
 
-def _bookmarks() -> Any:
-    found = getattr(panel().controller, "bookmarks", None)
+def _bookmarks() -> Bookmarks:
+    found = panel().controller.bookmarks
     if found is None:
         raise ApiError(404, "bookmarks", "this table keeps no bookmarks (its game log is in memory)")
     return found

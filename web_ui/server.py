@@ -12,7 +12,7 @@ from flask import Flask
 
 from table.config import Config
 from table.errors import ConfigError
-from table.snapshot import Controller
+from table.panel_api import PanelController
 
 DEFAULT_THREADS = 48          # every SSE or MJPEG client holds a thread while connected
 MAX_BODY = 256 * 1024         # the app's own limit (MAX_CONTENT_LENGTH), passed on to waitress
@@ -27,7 +27,7 @@ def data_dir_of(config: Config) -> Path:
     return config.path("log", "path").parent
 
 
-def app_from_config(controller: Controller, config: Config) -> Flask:
+def app_from_config(controller: PanelController, config: Config) -> Flask:
     """The panel app for a table config; prints the PIN when it was just generated."""
     from web_ui.app import create_app
 

@@ -50,6 +50,7 @@ class FakeTable:
         self._snapshot = self._build(0)
         self.commands: list[tuple[str, dict[str, Any]]] = []
         self.on_rotate_pin: list[Callable[[], Any]] = []
+        self.bookmarks = None                 # the fake keeps its log in memory: nowhere to keep bookmarks
         self.pins_shown: list[str] = []
 
     # ---------------------------------------------------------------- protocol
