@@ -104,10 +104,19 @@ def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp
         ARTIFACTS.mkdir(exist_ok=True)
         phone.screenshot(path=str(ARTIFACTS / "panel-390-replay.png"), full_page=True)
 
-        phone.locator("#replay-last").click()                    # and cleared at the end of the phase
+        phone.locator("#replay-kind").select_option(label="warnings")      # warning to warning
+        phone.locator("#replay-next").click()
+        expect(event).to_contain_text("out of cohesion")         # the second warning, raised next
+        phone.locator("#replay-next").click()                    # over the phase, to the overmove cleared
         expect(phone.locator("#replay-pos")).to_contain_text("Event 9 of 9")
+        expect(event).to_have_text("Warning cleared: overmove:raiders-1:2.")
         expect(warnings).not_to_contain_text("moved 12.0")
         expect(warnings).to_contain_text("out of cohesion")
+        expect(phone.locator("#replay-next")).to_be_disabled()
+        phone.locator("#replay-kind").select_option(label="measurements")  # back to the one measurement
+        phone.locator("#replay-prev").click()
+        expect(phone.locator("#replay-pos")).to_contain_text("Event 4 of 9")
+        phone.locator("#replay-last").click()
 
         phone.get_by_role("link", name="Back to the live board").click()
         expect(phone.locator("#view-board")).to_be_visible()

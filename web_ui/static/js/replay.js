@@ -15,6 +15,25 @@ const distance = (d) => `${fmt(d.distance)}${d.method === "hex" ? " hexes" : '"'
   ? ` ± ${((d.interval[1] - d.interval[0]) / 2).toFixed(2)}${d.method === "hex" ? " hexes" : '"'}` : ""}`;
 
 const replay = { game: null, steps: [], index: -1, view: null, asked: 0 };
+// What the step buttons step through (the "Step through" choice): every event, or only events of these kinds.
+const STEPS = { all: null, measure: ["measure"], warning: ["warning", "warning_cleared", "acknowledge"],
+                move: ["move"], phase: ["phase"], bookmark: ["bookmark"] };
+
+// The index of the next event (direction 1) or the previous one (-1) of the kinds stepped through; -1 if none.
+function following(direction) {
+  const kinds = STEPS[$("replay-kind").value] || null;
+  for (let i = replay.index + direction; i >= 0 && i < replay.steps.length; i += direction)
+    if (!kinds || kinds.includes(replay.steps[i].kind)) return i;
+  return -1;
+}
+
+function stepButtons() {
+  const last = replay.steps.length - 1;
+  $("replay-first").disabled = replay.index <= 0;
+  $("replay-last").disabled = replay.index >= last;
+  $("replay-prev").disabled = following(-1) < 0;
+  $("replay-next").disabled = following(1) < 0;
+}
 
 // Open the replay on the event numbered `seq` (a link: #replay/<seq>, of this game or an earlier one), else
 // on this game's newest event.
@@ -63,9 +82,7 @@ async function show(index) {
     + `${step.ts ? ` · ${new Date(step.ts * 1000).toLocaleTimeString()}` : ""}`;
   $("replay-event").textContent = step.summary;
   slider.setAttribute("aria-valuetext", `event ${index + 1} of ${replay.steps.length}: ${step.summary}`);
-  for (const [id, off] of [["replay-first", index === 0], ["replay-prev", index === 0],
-    ["replay-next", index === replay.steps.length - 1], ["replay-last", index === replay.steps.length - 1]])
-    $(id).disabled = off;
+  stepButtons();
   const asked = ++replay.asked;
   let view;
   try {
@@ -137,8 +154,9 @@ function renderAnswers(view) {
 
 export function replayControls() {
   $("replay-first").addEventListener("click", () => show(0));
-  $("replay-prev").addEventListener("click", () => show(replay.index - 1));
-  $("replay-next").addEventListener("click", () => show(replay.index + 1));
+  $("replay-prev").addEventListener("click", () => { const i = following(-1); if (i >= 0) show(i); });
+  $("replay-next").addEventListener("click", () => { const i = following(1); if (i >= 0) show(i); });
+  $("replay-kind").addEventListener("change", stepButtons);
   $("replay-last").addEventListener("click", () => show(replay.steps.length - 1));
   $("replay-slider").addEventListener("input", (event) => show(Number(event.target.value)));
   $("replay-game").addEventListener("change", (event) => load(Number(event.target.value), null));
