@@ -17,7 +17,6 @@ from web_ui.errors import ApiError
 from web_ui.inputs import body, only
 
 bp = Blueprint("bookmarks", __name__, url_prefix="/api")
-MAX_ID = 999_999_999
 
 
 def _bookmarks() -> Bookmarks:

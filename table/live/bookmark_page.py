@@ -93,8 +93,8 @@ def _board(document: dict[str, Any]) -> str:
         kind = "involved" if model.id in involved else "model"
         parts.append(f'<polygon class="{kind}" points="{_points(footprint_vertices(model).tolist())}"/>')
         if model.id in involved:
-            parts.append(f'<text class="label" x="{model.x + 0.9:.2f}" y="{model.y - 0.9:.2f}">'
-                         f'{escape(model.id)}</text>')
+            x, y = model.position
+            parts.append(f'<text class="label" x="{x + 0.9:.2f}" y="{y - 0.9:.2f}">{escape(model.id)}</text>')
     (x0, y0), (x1, y1) = document["measurement"]["line"]
     parts.append(f'<line class="measured" x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}"/>')
     w, h = scene.board.width, scene.board.height
@@ -105,7 +105,7 @@ def _board(document: dict[str, Any]) -> str:
 def _close_call(measurement: dict[str, Any]) -> str:
     if not too_close(measurement):
         return ""
-    could = {}
+    could: dict[str, list[Any]] = {}
     for answer in measurement["answers"].values():
         if isinstance(answer, dict) and answer.get("too_close_to_call"):
             could.update(answer.get("could_be") or {})

@@ -88,7 +88,8 @@ def _centre(scene: Scene, ident: str) -> tuple[float, float]:
     models = [m for m in scene.models if m.id == ident] or list(scene.models_of(ident))
     if not models:
         raise QueryError(f"bookmark: no model or unit {ident!r} on the table")
-    return (sum(m.x for m in models) / len(models), sum(m.y for m in models) / len(models))
+    points = [m.position for m in models]
+    return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
 
 
 def _ask(ruleset: Ruleset, question: str, args: list[str]) -> Any:
@@ -150,7 +151,7 @@ def _pictures(c: Table, models: list[Model], line: list[list[float]]
         return [], {"frame": None, "calibrated": calibration is not None}
     from table.live.evidence_images import Mark, pictures
 
-    marks = [Mark(m.id, m.x, m.y, tuple((float(x), float(y)) for x, y in footprint_vertices(m)))
+    marks = [Mark(m.id, *m.position, tuple((float(x), float(y)) for x, y in footprint_vertices(m)))
              for m in models]
     (x0, y0), (x1, y1) = line
     shown = pictures(frame.image, calibration, marks, ((x0, y0), (x1, y1)))
