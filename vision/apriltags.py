@@ -9,6 +9,7 @@ Python binding (wheels for x86-64 and aarch64, so a Pi installs it from PyPI). t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,10 +19,10 @@ MIN_MARGIN = 30.0  # the library's decision margin; real markers on the photos s
 # pixel centres at +0.5; OpenCV's order (top-left, top-right, bottom-right, bottom-left) is this one
 TO_OPENCV_ORDER = [1, 0, 3, 2]
 
-_detector = None
+_detector: Any = None  # the library has no type hints
 
 
-def library():
+def library() -> Any:
     """The library's tag36h11 detector, made on first use (one per process)."""
     global _detector
     if _detector is None:

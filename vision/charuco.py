@@ -90,7 +90,8 @@ def find_corners(spec: CharucoSpec, image: np.ndarray) -> tuple[np.ndarray, np.n
     corners, ids, _, _ = detector.detectBoard(grey)
     if ids is None or len(ids) < MIN_CORNERS:
         return None
-    obj, img = board.matchImagePoints(corners, ids)
+    # the stubs type InputArrayOfArrays as a sequence; a CharucoBoard takes its corners as one array
+    obj, img = board.matchImagePoints(corners, ids)  # type: ignore[call-overload]
     return obj.reshape(-1, 3).astype(np.float32), img.reshape(-1, 2).astype(np.float32)
 
 

@@ -26,8 +26,9 @@ def undistort_points(points: np.ndarray, K: np.ndarray, dist: np.ndarray, P: np.
 def quiet_opencv() -> Iterator[None]:
     """Silence OpenCV's own warnings for the duration (its backends print one per failed probe)."""
     logging = getattr(cv2.utils, "logging", None)
+    # OpenCV 4 has no cv2.utils.logging but cv2.getLogLevel; the installed stubs are OpenCV 5's
     get_level, set_level = ((logging.getLogLevel, logging.setLogLevel) if logging is not None
-                            else (cv2.getLogLevel, cv2.setLogLevel))
+                            else (cv2.getLogLevel, cv2.setLogLevel))  # type: ignore[attr-defined]
     level = get_level()
     set_level(LOG_LEVEL_ERROR)
     try:

@@ -59,7 +59,7 @@ MODERATE = ("jpeg 70", "motion 3 px", "defocus 1.5 px", "vignette+shadow 40%", "
 def degrade(image: np.ndarray, d: Degradation, seed: int = 0) -> np.ndarray:
     """A greyscale uint8 frame as a real camera would have spoiled it (same size)."""
     rng = np.random.default_rng(seed)
-    img = image.astype(np.float32)
+    img: np.ndarray = image.astype(np.float32)
     h, w = img.shape
     if d.wobble_px:
         img = _wobble(img, d.wobble_px)
@@ -118,7 +118,8 @@ def _defocus(img: np.ndarray, edge_sigma: float) -> np.ndarray:
 def _line_kernel(length: float, degrees: float) -> np.ndarray:
     size = int(math.ceil(length)) | 1
     size += 2
-    kernel = np.zeros((size * 4, size * 4), np.float32)  # drawn 4x larger, then shrunk: sub-pixel ends
+    # drawn 4x larger, then shrunk: sub-pixel ends
+    kernel: np.ndarray = np.zeros((size * 4, size * 4), np.float32)
     c = size * 2 - 0.5
     dx, dy = math.cos(math.radians(degrees)) * length * 2, math.sin(math.radians(degrees)) * length * 2
     ends = [(round((c - dx) * 16), round((c - dy) * 16)), (round((c + dx) * 16), round((c + dy) * 16))]
@@ -135,4 +136,7 @@ def _jpeg(frame: np.ndarray, quality: int) -> np.ndarray:
     ok, data = cv2.imencode(".jpg", tint, params)
     if not ok:
         raise RuntimeError("JPEG encoding failed")
-    return cv2.cvtColor(cv2.imdecode(data, cv2.IMREAD_COLOR), cv2.COLOR_BGR2GRAY)
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise RuntimeError("JPEG decoding failed")
+    return cv2.cvtColor(decoded, cv2.COLOR_BGR2GRAY)

@@ -132,7 +132,7 @@ def sharpened(image: np.ndarray, flatten_sigma: float = 0.0) -> np.ndarray:
     border with the dark base beyond its one-cell white margin; sharpening separates them again.
     With `flatten_sigma` (pixels, about a third of a marker) the light is first divided out, so a
     marker in a shadow or across a shadow's edge gets a full-range contrast."""
-    f = _grey(image).astype(np.float32)
+    f: np.ndarray = _grey(image).astype(np.float32)
     if flatten_sigma > 0:
         f = f * (128.0 / np.maximum(cv2.GaussianBlur(f, (0, 0), flatten_sigma), 1.0))
     soft = cv2.GaussianBlur(f, (0, 0), SHARPEN_SIGMA)
@@ -184,7 +184,7 @@ class MarkerDetector:
             view = grey[y0:y0 + h, x0:x0 + w]
             view = self.enhanced(view, flatten) if sharpen or flatten else view
             corners, got, rejected = self._detector(view.shape, dense).detectMarkers(view)
-            shift = np.float32([x0, y0])
+            shift = np.array([x0, y0], np.float32)
             quads += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in corners]
             ids += list(_ids(got))
             rejects += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in rejected]
@@ -261,12 +261,14 @@ def _nearest_code_distance(dictionary: cv2.aruco.Dictionary, bits: np.ndarray) -
     key = (dictionary.markerSize, dictionary.bytesList.tobytes())
     if key not in _CODES:
         n = dictionary.markerSize
-        codes = [cv2.aruco.Dictionary_getBitsFromByteList(dictionary.bytesList[i:i + 1], n).reshape(-1)
-                 for i in range(dictionary.bytesList.shape[0])]
-        _CODES[key] = np.array(codes, dtype=np.uint8)
+        _CODES[key] = np.array([
+            cv2.aruco.Dictionary.getBitsFromByteList(dictionary.bytesList[i:i + 1], n).reshape(-1)
+            for i in range(dictionary.bytesList.shape[0])], dtype=np.uint8)
     codes = _CODES[key]
     rotations = np.stack([np.rot90(bits, k).reshape(-1) for k in range(4)])
     return int((codes[:, None, :] != rotations[None, :, :]).sum(axis=2).min())
+
+
 CELL_PX = 8
 
 
@@ -278,8 +280,8 @@ def read_cells(grey: np.ndarray, quad: np.ndarray, cells: int) -> tuple[np.ndarr
     span = cells + 2 * QUIET_CELLS
     side = span * CELL_PX
     q = CELL_PX * QUIET_CELLS
-    dst = np.float32([[q, q], [side - q, q], [side - q, side - q], [q, side - q]])
-    M = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    dst = np.array([[q, q], [side - q, q], [side - q, side - q], [q, side - q]], np.float32)
+    M = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
     canon = cv2.warpPerspective(grey, M, (side, side), flags=cv2.INTER_LINEAR).astype(np.float32)
     m = CELL_PX // 4  # each cell's middle half
     means = canon.reshape(span, CELL_PX, span, CELL_PX)[:, m:CELL_PX - m, :, m:CELL_PX - m].mean(axis=(1, 3))
@@ -310,7 +312,7 @@ def decode_quad(grey: np.ndarray, quad: np.ndarray, dictionary: cv2.aruco.Dictio
     if not ok:
         return None
     # as ArucoDetector does: rotate the candidate's corners into the marker's own order
-    ordered = np.roll(np.float32(quad), -(4 - rotation) % 4, axis=0)
+    ordered = np.roll(np.asarray(quad, np.float32), -(4 - rotation) % 4, axis=0)
     return int(marker_id), ordered
 
 

@@ -156,11 +156,11 @@ def calibrate_frame(detections: Sequence[Detection], setup: VisionSetup, image_s
         if cal is None:
             return None
         placed = cal.markers_on_board(chosen, [0.0] * len(chosen))
-        badness = {}
+        badness: dict[int, float] = {}
         for d, (x, y, _, side) in zip(chosen, placed, strict=True):
             off = math.dist((x, y), setup.calibration_points[d.id]) / PLACE_TOLERANCE_IN
             badness[d.id] = max(abs(side / expected - 1) / SIZE_TOLERANCE, off)
-        worst = max(badness, key=badness.get)
+        worst = max(badness, key=badness.__getitem__)
         if badness[worst] <= 1.0:
             return cal
         chosen = [d for d in chosen if d.id != worst]

@@ -99,8 +99,8 @@ def view_from_dict(doc: object, received: float) -> CameraView:
     if not isinstance(doc, dict):
         raise ValueError("expected an object")
     sigma = doc.get("sigma_in")
-    number = isinstance(sigma, (int, float)) and not isinstance(sigma, bool)
-    if not number or not math.isfinite(sigma) or sigma <= 0:
+    if (not isinstance(sigma, (int, float)) or isinstance(sigma, bool) or not math.isfinite(sigma)
+            or sigma <= 0):
         raise ValueError(f"sigma_in: expected a positive number, got {sigma!r}")
     markers: dict[int, MarkerPose] = {}
     for i, m in enumerate(doc.get("markers") or []):

@@ -7,13 +7,14 @@ import segno
 from PIL import Image, ImageDraw, ImageFont
 
 MM_PER_INCH = 25.4
+Font = ImageFont.ImageFont | ImageFont.FreeTypeFont  # what ImageFont.load_default gives
 QR_MM = 80.0  # printed side of the code with its quiet zone: a phone reads it from 20-60 cm
 
 
 def panel_page(url: str, size_px: tuple[int, int], dpi: int) -> Image.Image:
     """A page of `size_px` at `dpi`: a title, the QR code of `url` (QR_MM wide) and the URL in text."""
     qr = segno.make(url, error="m", micro=False)
-    modules = qr.symbol_size(border=4)[0]
+    modules = int(qr.symbol_size(border=4)[0])
     module_px = max(1, round(QR_MM / MM_PER_INCH * dpi / modules))
     code = Image.frombytes("L", (modules, modules), bytes(
         0 if dark else 255 for row in qr.matrix_iter(border=4) for dark in row))
@@ -33,6 +34,6 @@ def panel_page(url: str, size_px: tuple[int, int], dpi: int) -> Image.Image:
     return page
 
 
-def _centred(draw: ImageDraw.ImageDraw, text: str, y: int, font: ImageFont.ImageFont, width: int) -> None:
+def _centred(draw: ImageDraw.ImageDraw, text: str, y: int, font: Font, width: int) -> None:
     left, _, right, _ = draw.textbbox((0, 0), text, font=font)
     draw.text(((width - (right - left)) // 2, y), text, fill=0, font=font)

@@ -10,7 +10,7 @@ a detection that matches no reference marker is an extra (a false id).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -124,7 +124,10 @@ class Score:
         return float(np.median(e)), float(np.percentile(e, 90)), float(e.max())
 
 
-def score(photos: Sequence[Photo], detect) -> Score:
+Detector = Callable[[np.ndarray, str], Iterable[tuple[int, np.ndarray]]]
+
+
+def score(photos: Sequence[Photo], detect: Detector) -> Score:
     """Run `detect(image, dictionary) -> [(id, corners)]` on every photo and score it."""
     from vision.images import read_image
 

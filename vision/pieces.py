@@ -38,7 +38,7 @@ class PieceDetector(MarkerDetector):
             x0, y0, w, h = piece
             view = grey[y0:y0 + h, x0:x0 + w]
             corners, got, rejected = self._detector(view.shape, False).detectMarkers(view)
-            shift = np.float32([x0, y0])
+            shift = np.array([x0, y0], np.float32)
             for quad, marker_id in zip(corners, [] if got is None else got.ravel(), strict=True):
                 quad = np.asarray(quad, np.float32).reshape(4, 2) + shift
                 if not _seen(quad, int(marker_id), quads, ids):

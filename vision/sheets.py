@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from table.errors import ConfigError
 from vision.detect import MM_PER_INCH, get_dictionary
-from vision.panel_page import panel_page
+from vision.panel_page import Font, panel_page
 
 PAGES_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 QUIET_CELLS = 1  # white margin around each marker, in cells (the detector expects it)
@@ -65,7 +65,7 @@ def mm_px(mm: float, dpi: int) -> int:
 
 
 def marker_tile(dictionary: cv2.aruco.Dictionary, marker_id: int, size_mm: float, dpi: int,
-                font: ImageFont.ImageFont, label: str) -> Image.Image:
+                font: Font, label: str) -> Image.Image:
     """The marker (black square exactly size_mm), its white margin, a facing tick and a label."""
     side = mm_px(size_mm, dpi)
     cells = dictionary.markerSize + 2

@@ -139,10 +139,10 @@ class ReplaySource:
         position = self._index % len(self._files) if self.loop else self._index
         if position >= len(self._files):
             return None
-        image = cv2.imread(str(self._files[position]), cv2.IMREAD_GRAYSCALE)
-        if image is None:
+        still = cv2.imread(str(self._files[position]), cv2.IMREAD_GRAYSCALE)
+        if still is None:
             raise ConfigError(f"{self._files[position]}: not a readable image")
-        return image
+        return still
 
     def close(self) -> None:
         if self._video is not None:

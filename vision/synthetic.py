@@ -144,7 +144,7 @@ class Renderer:
                ) -> np.ndarray:
         """One greyscale uint8 frame of the scene."""
         o = self.options
-        image = self._background.astype(np.float32)
+        image: np.ndarray = self._background.astype(np.float32)
         for marker in sorted(scene.markers, key=lambda m: m.height_in):
             self._draw_marker(image, marker, marker.id in corner_ids)
         for hand in scene.hands:
@@ -155,10 +155,13 @@ class Renderer:
         if o.noise_sigma > 0:
             image += self._rng.normal(0.0, o.noise_sigma, image.shape).astype(np.float32)
         frame = np.clip(image, 0, 255).astype(np.uint8)
-        if o.jpeg_quality:
-            ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, o.jpeg_quality])
-            frame = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
-        return frame
+        if not o.jpeg_quality:
+            return frame
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, o.jpeg_quality])
+        decoded = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if ok else None
+        if decoded is None:
+            raise RuntimeError("JPEG round trip failed")
+        return decoded
 
 
 def warp_plane(camera: PinholeCamera, texture: np.ndarray, ppi: float, border: int = 0, step: int = 8
@@ -171,18 +174,19 @@ def warp_plane(camera: PinholeCamera, texture: np.ndarray, ppi: float, border: i
     grid = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
     board_xy = camera.pixels_to_plane(grid, 0.0).reshape(len(gy), len(gx), 2)
     coarse = (board_xy * ppi - 0.5).astype(np.float32)
-    inverse = np.float32([[1 / step, 0, 0], [0, 1 / step, 0]])
+    inverse = np.array([[1 / step, 0, 0], [0, 1 / step, 0]], np.float32)
     fine = cv2.warpAffine(coarse, inverse, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     return cv2.remap(texture, fine[..., 0], fine[..., 1], cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=border)
 
 
-def _board_texture(size: tuple[int, int], ppi: float, o: RenderOptions, dictionary) -> np.ndarray:
+def _board_texture(size: tuple[int, int], ppi: float, o: RenderOptions, dictionary: cv2.aruco.Dictionary
+                   ) -> np.ndarray:
     """The board's surface: mottled cloth, terrain shapes, dice, lines, marker-like grids and decoys."""
     rng = random.Random(o.seed)
     nprng = np.random.default_rng(o.seed)
     w, h = size
-    cloth = nprng.normal(0, 1, (max(1, h // 16), max(1, w // 16))).astype(np.float32)
+    cloth: np.ndarray = nprng.normal(0, 1, (max(1, h // 16), max(1, w // 16))).astype(np.float32)
     cloth = cv2.resize(cloth, (w, h), interpolation=cv2.INTER_CUBIC)
     tex = np.clip(120 + 10 * cloth, 0, 255).astype(np.uint8)
     for _ in range(o.clutter):
@@ -194,11 +198,11 @@ def _board_texture(size: tuple[int, int], ppi: float, o: RenderOptions, dictiona
             pts = [(x + r * math.cos(2 * math.pi * i / n + rng.uniform(-0.3, 0.3)) * rng.uniform(0.6, 1.2),
                     y + r * math.sin(2 * math.pi * i / n + rng.uniform(-0.3, 0.3)) * rng.uniform(0.6, 1.2))
                    for i in range(n)]
-            cv2.fillPoly(tex, [np.int32(pts)], int(rng.uniform(40, 210)), cv2.LINE_AA)
+            cv2.fillPoly(tex, [np.asarray(pts).astype(np.int32)], int(rng.uniform(40, 210)), cv2.LINE_AA)
         elif kind == "die":
             s = 0.63 * ppi / 2
             box = cv2.boxPoints(((x, y), (2 * s, 2 * s), rng.uniform(0, 90)))
-            cv2.fillPoly(tex, [np.int32(box)], 235, cv2.LINE_AA)
+            cv2.fillPoly(tex, [box.astype(np.int32)], 235, cv2.LINE_AA)
             for _ in range(rng.randint(1, 6)):
                 cv2.circle(tex, (int(x + rng.uniform(-s, s) * 0.6), int(y + rng.uniform(-s, s) * 0.6)),
                            max(1, int(s / 4)), 20, -1, cv2.LINE_AA)

@@ -104,7 +104,7 @@ def _away_angle(x: float, y: float, board: tuple[float, float]) -> float:
     """Arms come from the nearest board edge."""
     w, h = board
     options = {180.0: x, 0.0: w - x, -90.0: y, 90.0: h - y}
-    return min(options, key=options.get)
+    return min(options, key=options.__getitem__)
 
 
 def grid_layout(count: int, board: tuple[float, float], *, size_mm: float = 15.0, first_id: int = 10,
