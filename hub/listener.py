@@ -55,11 +55,8 @@ def summary(doc: dict[str, Any] | None) -> dict[str, Any]:
     if not doc:
         return {"ruleset": None, "turn": None, "phase": None, "player": None, "players": [], "warnings": [],
                 "open_disputes": 0, "camera": None, "state_seq": None}
-    phase = doc.get("phase") if isinstance(doc.get("phase"), dict) else {}
-    scene = doc.get("scene") if isinstance(doc.get("scene"), dict) else {}
-    units = [u for u in scene.get("units", []) if isinstance(u, dict)]
-    warnings = [w for w in doc.get("warnings", []) if isinstance(w, dict)]
-    status = doc.get("status") if isinstance(doc.get("status"), dict) else {}
+    phase, scene, status = _object(doc.get("phase")), _object(doc.get("scene")), _object(doc.get("status"))
+    units, warnings = _objects(scene.get("units")), _objects(doc.get("warnings"))
     return {"ruleset": doc.get("ruleset"), "turn": phase.get("turn"), "phase": phase.get("phase"),
             "player": phase.get("player"),
             "players": sorted({str(u["player"]) for u in units if u.get("player")}),
@@ -67,6 +64,16 @@ def summary(doc: dict[str, Any] | None) -> dict[str, Any]:
                           "acknowledged": bool(w.get("acknowledged"))} for w in warnings],
             "open_disputes": sum(1 for w in warnings if not w.get("acknowledged")),
             "camera": status.get("camera"), "state_seq": doc.get("seq")}
+
+
+def _object(value: object) -> dict[str, Any]:
+    """`value` if it is a JSON object, else an empty one (a table may publish junk)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _objects(value: object) -> list[dict[str, Any]]:
+    """The JSON objects in `value` if it is a list, else none."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 class Hub:

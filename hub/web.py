@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from flask import Flask, abort, current_app, jsonify, render_template, request
+from flask import Flask, Response, abort, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from hub.listener import Hub
@@ -58,48 +58,48 @@ def create_hub_app(hub: Hub) -> Flask:
     app.extensions["smarttable-hub"] = hub
 
     @app.errorhandler(BadRequest)
-    def bad(exc: BadRequest):
+    def bad(exc: BadRequest) -> tuple[Response, int]:
         return jsonify({"error": exc.message, "field": exc.field}), exc.status
 
     @app.errorhandler(HTTPException)
-    def http(exc: HTTPException):
-        return jsonify({"error": exc.description, "field": "path"}), exc.code
+    def http(exc: HTTPException) -> tuple[Response, int]:
+        return jsonify({"error": exc.description, "field": "path"}), exc.code or 500
 
     @app.after_request
-    def secure(response):
+    def secure(response: Response) -> Response:
         for key, value in SECURITY_HEADERS.items():
             response.headers.setdefault(key, value)
         response.headers.setdefault("Cache-Control", "no-store")
         return response
 
     @app.get("/")
-    def dashboard():
+    def dashboard() -> str:
         return render_template("hub.html")
 
     @app.get("/tables/<table_id>")
-    def board(table_id: str):
+    def board(table_id: str) -> str:
         if not NAME.fullmatch(table_id):
             abort(404)
         return render_template("board.html", table_id=table_id)
 
     @app.get("/api/tables")
-    def tables():
+    def tables() -> Response:
         return jsonify({"connected": _hub().connected.is_set(), "tables": _hub().tables()})
 
     @app.get("/api/tables/<table_id>")
-    def table(table_id: str):
+    def table(table_id: str) -> Response:
         hub = _hub()
         line = next(t for t in hub.tables() if t["id"] == _known(table_id))
         return jsonify({**line, "state": hub.state(table_id)})
 
     @app.get("/api/tables/<table_id>/events")
-    def table_events(table_id: str):
+    def table_events(table_id: str) -> Response:
         after = _int_arg("after", 0, 0, 2**62)
         limit = _int_arg("limit", 100, 1, 1000)
         return jsonify({"events": _hub().store.events(_known(table_id), after=after, limit=limit)})
 
     @app.get("/api/events")
-    def recent():
+    def recent() -> Response:
         limit = _int_arg("limit", 50, 1, 500)
         return jsonify({"events": _hub().store.events(limit=limit, newest=True)})
 

@@ -19,7 +19,7 @@ from hub.store import HubStore
 from hub.web import create_hub_app
 from table.broker import parse_url
 from table.config import CONFIG_DIR
-from tests.club.club_clients import PublishedTable
+from tests.club.club_clients import PublishedTable, Recorder
 from tests.inprocess import smarttable
 from web_ui.sse import SnapshotText
 
@@ -94,6 +94,25 @@ def test_hub_sees_every_table_and_serves_the_dashboard(make_hub, tables):
     page = client.get("/")
     assert page.status_code == 200 and b"hub.js" in page.data
     assert client.get("/tables/t1").status_code == 200 and client.get("/static/board.js").status_code == 200
+
+
+def test_a_table_publishing_a_malformed_state_is_listed_without_its_junk(make_hub, broker):
+    """Fields of the wrong JSON type (a number for a list, a string for an object) are left out of the
+    dashboard's line, rather than failing the whole list of tables."""
+    hub = make_hub()
+    sender = Recorder(broker.url, "smarttable/+/state")
+    assert sender.subscribed()
+    junk = {"ruleset": "synaptik", "phase": {"turn": 2, "phase": "move"}, "scene": {"units": 7}, "warnings": 3,
+            "status": "ok", "seq": 4}
+    # retained, as a table publishes its state: the hub gets it whenever its subscription is in place
+    sender.client.publish("smarttable/junk/state", json.dumps(junk), qos=1, retain=True).wait_for_publish(5)
+    assert wait_until(lambda: hub.state("junk"))
+    response = create_hub_app(hub).test_client().get("/api/tables")
+    sender.close()
+    assert response.status_code == 200
+    line = response.get_json()["tables"][0]
+    assert (line["id"], line["ruleset"], line["turn"], line["phase"]) == ("junk", "synaptik", 2, "move")
+    assert (line["players"], line["warnings"], line["open_disputes"], line["camera"]) == ([], [], 0, None)
 
 
 def test_broker_restarted_mid_game_hub_has_every_event_once_in_order(make_hub, tables, broker):
