@@ -25,18 +25,18 @@ NO_CACHE = {"Cache-Control": "no-store"}
 
 
 @bp.get("/state")
-def state():
+def state() -> Response:
     ctx = panel()
     return Response(ctx.text.json(ctx.controller.snapshot()), mimetype="application/json", headers=NO_CACHE)
 
 
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> Response:
     return jsonify(document())
 
 
 @bp.get("/events")
-def events():
+def events() -> Response:
     ctx = panel()
     header = request.headers.get("Last-Event-ID")
     after = query_int("after", -1, -1)
@@ -52,19 +52,19 @@ def events():
 
 
 @bp.get("/questions")
-def list_questions():
+def list_questions() -> Response:
     _, ruleset = panel().controller.questions()
     return jsonify({"ruleset": ruleset.name, "questions": questions(ruleset)})
 
 
 @bp.get("/rulesets")
-def rulesets():
+def rulesets() -> Response:
     found = [r.declaration() for r in all_rulesets()]
     return jsonify({"rulesets": found})
 
 
 @bp.get("/rulesets/<name>/panel.js")
-def panel_script(name: str):
+def panel_script(name: str) -> Response:
     """A rule system's own panel module (`Ruleset.panel_script`), read from its package."""
     try:
         rules = get_ruleset(name)
@@ -77,7 +77,7 @@ def panel_script(name: str):
 
 
 @bp.get("/query/<question>")
-def query(question: str):
+def query(question: str) -> Response:
     args = [argument(a, "arg") for a in request.args.getlist("arg")]
     snapshot, ruleset = panel().controller.questions()
     return jsonify({"seq": snapshot.seq, "question": question, "args": args,
@@ -85,14 +85,14 @@ def query(question: str):
 
 
 @bp.get("/log")
-def log():
+def log() -> Response:
     after = query_int("after", 0)
     limit = query_int("limit", 100, 1, 1000)
     return jsonify({"entries": panel().controller.log_entries(after, limit)})
 
 
 @bp.get("/replay")
-def replay():
+def replay() -> Response:
     controller = panel().controller
     game = query_int("game", 0, 1) if "game" in request.args else None
     games = controller.replay_games()
@@ -105,7 +105,7 @@ def replay():
 
 
 @bp.get("/replay/<seq>")
-def replay_at(seq: str):
+def replay_at(seq: str) -> Response:
     number = parse_int(seq, "seq", 1)
     view = panel().controller.replay_at(number)
     if view is None:
@@ -114,7 +114,7 @@ def replay_at(seq: str):
 
 
 @bp.get("/log/export")
-def log_export():
+def log_export() -> Response:
     controller = panel().controller
 
     def lines() -> Iterator[str]:
@@ -132,24 +132,24 @@ def log_export():
 
 
 @bp.get("/scenes")
-def scenes():
+def scenes() -> Response:
     return jsonify({"scenes": storage.list_scenes(panel().options.data_dir)})
 
 
 @bp.get("/scenes/<name>")
-def scene(name: str):
+def scene(name: str) -> Response:
     document_: dict[str, Any] = storage.read_scene(panel().options.data_dir, name)
     return jsonify(document_)
 
 
 @bp.get("/camera.jpg")
-def camera_snapshot():
+def camera_snapshot() -> Response:
     frame = camera.camera_jpeg(panel().controller)
     return Response(frame, mimetype="image/jpeg", headers=NO_CACHE)
 
 
 @bp.get("/camera.mjpeg")
-def camera_stream():
+def camera_stream() -> Response:
     ctx = panel()
     camera.camera_jpeg(ctx.controller)          # 404 now rather than an empty stream
     if not ctx.streams.acquire(blocking=False):
@@ -160,7 +160,7 @@ def camera_stream():
 
 
 @bp.get("/markers/sheet.svg")
-def marker_sheet():
+def marker_sheet() -> Response:
     from web_ui.markers import parse_ids, sheet_svg
 
     ctx = panel()

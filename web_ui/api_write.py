@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, jsonify
 from flask.blueprints import BlueprintSetupState
 
 from table import registry
@@ -24,7 +24,7 @@ MAX_TERRAIN = 200
 MAX_POINTS = 100
 
 
-def run(name: str, field: str = "body", **params: Any):
+def run(name: str, field: str = "body", **params: Any) -> Response:
     """Send one command; the reply carries the controller's answer and the new sequence number.
     The request is already checked, so a refusal is about the table's state: a 409 naming `field`;
     a change the game log could not store is a 503 naming `log` (the table keeps it and retries)."""
@@ -49,19 +49,19 @@ def known_id(value: Any, field: str) -> str:
 
 @bp.post("/phase/advance")
 @needs_pin
-def advance_phase():
+def advance_phase() -> Response:
     only(body(), set())
     return run("advance_phase")
 
 
 @bp.post("/ruler")
 @needs_pin
-def ruler():
+def ruler() -> Response:
     """The shared ruler every phone and the LEDs show: `{"from", "to"}`, each a model id or a board
     point [x, y] in inches; `{"from": null}` takes it away."""
     data = body()
     only(data, {"from", "to"})
-    ends = []
+    ends: list[str | list[float] | None] = []
     for name in ("from", "to"):
         end = data.get(name)
         if end is None or isinstance(end, str):
@@ -77,14 +77,14 @@ def ruler():
 
 @bp.post("/undo")
 @needs_pin
-def undo():
+def undo() -> Response:
     only(body(), set())
     return run("undo")
 
 
 @bp.post("/select")
 @needs_pin
-def select():
+def select() -> Response:
     data = body()
     only(data, {"id"})
     return run("select", "id", id=known_id(data.get("id"), "id"))
@@ -92,7 +92,7 @@ def select():
 
 @bp.post("/target")
 @needs_pin
-def target():
+def target() -> Response:
     data = body()
     only(data, {"id"})
     return run("target", "id", id=known_id(data.get("id"), "id"))
@@ -107,7 +107,7 @@ def hex_of(value: Any, field: str) -> list[int]:
 
 @bp.post("/destination")
 @needs_pin
-def destination():
+def destination() -> Response:
     """Hex games: the hex the selected unit's path leads to (null clears it); the LEDs draw the path."""
     data = body()
     only(data, {"hex"})
@@ -117,7 +117,7 @@ def destination():
 
 @bp.post("/weapon")
 @needs_pin
-def weapon():
+def weapon() -> Response:
     """The weapon whose bands the LEDs show for the selected unit (null: its first with bands)."""
     data = body()
     only(data, {"weapon"})
@@ -128,11 +128,12 @@ def weapon():
 
 
 @needs_pin
-def game_action(system: str):
+def game_action(system: str) -> Response:
     """An action of a rule system's live game (`Ruleset.live_game`), posted to /api/<rule system>:
     `{"action"}` plus the `unit` or `hex` the action takes; its phase action goes through
     /api/phase/advance."""
     game = get_ruleset(system).live_game
+    assert game is not None, "_game_routes makes this route only for a rule system with a live game"
     data = body()
     only(data, {"action", "unit", "hex"})
     action = data.get("action")
@@ -160,14 +161,14 @@ def _game_routes(state: BlueprintSetupState) -> None:
 
 @bp.post("/roll")
 @needs_pin
-def roll():
+def roll() -> Response:
     ruleset = panel().controller.snapshot().ruleset
     return run("roll", "kind", **check_roll(get_ruleset(ruleset), body()))
 
 
 @bp.post("/warnings/<warning_id>/acknowledge")
 @needs_pin
-def acknowledge(warning_id: str):
+def acknowledge(warning_id: str) -> Response:
     only(body(), set())
     ident(warning_id, "warning_id")
     if not any(str(w.get("id")) == warning_id for w in panel().controller.snapshot().warnings):
@@ -177,7 +178,7 @@ def acknowledge(warning_id: str):
 
 @bp.put("/terrain")
 @needs_pin
-def set_terrain():
+def set_terrain() -> Response:
     data = body()
     only(data, {"terrain"})
     terrain = data.get("terrain")
@@ -218,7 +219,7 @@ def check_on_board(polygon: tuple[tuple[float, float], ...], width: float, heigh
 
 @bp.post("/roster/assign")
 @needs_pin
-def assign_marker():
+def assign_marker() -> Response:
     data = body()
     only(data, {"model", "marker"})
     model = ident(data.get("model"), "model")
@@ -245,7 +246,7 @@ def marker_in_view(warnings: tuple[dict[str, Any], ...]) -> int:
 
 @bp.put("/settings")
 @needs_pin
-def settings():
+def settings() -> Response:
     data = body()
     only(data, {"ruleset", "rulings", "brightness"})
     if not data:
@@ -271,7 +272,7 @@ def settings():
 
 @bp.put("/scenes/<name>")
 @needs_pin
-def save_scene(name: str):
+def save_scene(name: str) -> Response:
     only(body(), set())
     ctx = panel()
     storage.write_scene(ctx.options.data_dir, name, ctx.controller.snapshot().scene)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Flask, Response, render_template, request
 from flask.json.provider import DefaultJSONProvider
 
 from table import strictjson
@@ -80,7 +80,7 @@ def create_app(controller: PanelController, *, pin: str = "", data_dir: str | Pa
     names = allowed_names(allowed_hosts)
 
     @app.before_request
-    def own_names_only():
+    def own_names_only() -> None:
         if not host_allowed(request.host, names):
             raise ApiError(403, "Host", f"this table answers only to its own names and addresses, not "
                                         f"{host_of(request.host)!r} (add it to [web] allowed_hosts)")
@@ -89,11 +89,11 @@ def create_app(controller: PanelController, *, pin: str = "", data_dir: str | Pa
     app.register_blueprint(bookmarks.bp)
 
     @app.get("/")
-    def index():
+    def index() -> str:
         return render_template("index.html")
 
     @app.after_request
-    def secure(response):
+    def secure(response: Response) -> Response:
         for key, value in SECURITY_HEADERS.items():
             response.headers.setdefault(key, value)
         return response

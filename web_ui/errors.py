@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
 from table.errors import ConfigError, QueryError, SceneError, StorageError, TableError
@@ -44,15 +44,15 @@ def install(app: Flask) -> None:
     """Register the error handlers on `app`."""
 
     @app.errorhandler(ApiError)
-    def api_error(exc: ApiError):
+    def api_error(exc: ApiError) -> tuple[Response, int]:
         return jsonify(error_body(exc.field, exc.message)), exc.status
 
     @app.errorhandler(TableError)
-    def table_error(exc: TableError):
+    def table_error(exc: TableError) -> tuple[Response, int]:
         return jsonify(error_body(_field_of(str(exc), "body"), str(exc))), _table_status(exc)
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException):
+    def http_error(exc: HTTPException) -> Response:
         field = "path" if exc.code in (404, 405) else "body"
         if exc.code == 405:
             field = "method"

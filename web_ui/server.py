@@ -6,13 +6,16 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
 from table.config import Config
 from table.errors import ConfigError
 from table.panel_api import PanelController
+
+if TYPE_CHECKING:
+    from waitress.server import BaseWSGIServer, MultiSocketServer
 
 DEFAULT_THREADS = 48          # every SSE or MJPEG client holds a thread while connected
 MAX_BODY = 256 * 1024         # the app's own limit (MAX_CONTENT_LENGTH), passed on to waitress
@@ -57,21 +60,22 @@ def check_port(host: str, port: int) -> None:
                               "is another table running?") from None
 
 
-def create_server(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS, **options: Any) -> Any:
+def create_server(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS, **options: Any
+                  ) -> MultiSocketServer | BaseWSGIServer:
     """A waitress server for `app`, bound (ConfigError naming the port if it cannot listen), with the
     LIMITS against slow and oversized clients."""
-    import waitress
+    from waitress.server import create_server as waitress_server
 
     try:
-        return waitress.create_server(app, host=host, port=port, threads=threads, ident="smarttable",
-                                      **{**LIMITS, **options})
+        return waitress_server(app, host=host, port=port, threads=threads, ident="smarttable",
+                               **{**LIMITS, **options})
     except OSError as exc:
         raise ConfigError(f"web.port: cannot listen on {host}:{port} ({exc.strerror}): "
                           "is another table running?") from None
 
 
 def serve(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS,
-          announce: Callable[[], None] | None = None, **options: Any) -> None:
+          announce: Callable[[], object] | None = None, **options: Any) -> None:
     """Serve `app` with waitress until interrupted; once it is listening, `announce` and print where
     the panel is and its PIN."""
     server = create_server(app, host, port, threads=threads, **options)
