@@ -9,9 +9,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from table.config import DEFAULT_CONFIG, Config, load_config
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.charuco import CharucoSpec
 
 OUT_HELP = ("intrinsics file to write (default: where the config looks: its [camera] intrinsics, else "
             "lens.toml beside the config file)")
@@ -93,7 +98,7 @@ def _charuco_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dictionary", default="DICT_5X5_100")
 
 
-def _charuco_spec(args: argparse.Namespace) -> Any:
+def _charuco_spec(args: argparse.Namespace) -> CharucoSpec:
     from table.errors import ConfigError
     from vision.charuco import CharucoSpec
 
@@ -208,7 +213,8 @@ def _lens_target(config: Config, out: str | None) -> tuple[Path, str]:
     return path, f'to use it, set [camera] intrinsics = "{relative}" in {source}'
 
 
-def _solve_and_save(spec: Any, images: list, config: Config, out: str | None) -> dict[str, Any]:
+def _solve_and_save(spec: CharucoSpec, images: list[np.ndarray], config: Config, out: str | None
+                    ) -> dict[str, Any]:
     from vision.charuco import solve
     from vision.lens import save_intrinsics
 
@@ -242,7 +248,7 @@ def run_lens_capture(args: argparse.Namespace) -> Any:
     spec = _charuco_spec(args)
     config = load_config(args.config)
     source = open_source(config, realtime=False)
-    images = []
+    images: list[np.ndarray] = []
     try:
         while len(images) < args.views:
             frame = source.read()

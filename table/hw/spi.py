@@ -45,7 +45,7 @@ def decode_spi(stream: np.ndarray, channels: int = 3) -> np.ndarray:
     """Inverse of `encode_spi`: the wire bytes, (N, channels) (tests read back what went over the bus)."""
     body = np.asarray(stream, dtype=np.uint8)[1:-RESET_BYTES].reshape(-1, 3).astype(np.uint32)
     bits = (body[:, 0] << 16) | (body[:, 1] << 8) | body[:, 2]
-    values = np.zeros(len(bits), dtype=np.uint32)
+    values: np.ndarray = np.zeros(len(bits), dtype=np.uint32)
     for i in range(8):
         values = (values << 1) | ((bits >> (3 * (7 - i) + 1)) & 1)
     return values.astype(np.uint8).reshape(-1, channels)
