@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
 
 from table.geometry import core, edge_distance, footprint, terrain_polygon
 from table.rules.age_of_tyrants.profile import band_of
@@ -73,7 +74,7 @@ def _dead_ground(blockers, line: LineString, target_shape) -> list[str]:
         return min(line.project(Point(c)) for g in getattr(hit, "geoms", [hit]) for c in g.coords)
 
     order = sorted(blockers, key=lambda b: entry(b[1]))
-    casting = []
+    casting: list[tuple[str, BaseGeometry, bool]] = []
     for bid, shape, is_base in order:
         if is_base and any(c[1].distance(back(shape)) <= SHADOW + 1e-9 for c in casting):
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from table.scene import Scene, parse_scene
 
@@ -14,14 +15,15 @@ def make_scene(seed: int = 1, platoons: int = 6, per_platoon: int = 4, pieces: i
     """Two companies of `platoons` x `per_platoon` bases (sizes 1-3) deployed at either end of a 48" board,
     `pieces` terrain pieces of every kind scattered between, a few bases on hills and in woods."""
     rng = random.Random(seed)
-    terrain = []
+    terrain: list[dict[str, Any]] = []
     for k in range(pieces):
         cx, cy = rng.uniform(4, 44), rng.uniform(8, 40)
         w, h = rng.uniform(1.5, 6), rng.uniform(1.5, 6)
         terrain.append({"id": f"t{k}", "traits": KINDS[k % len(KINDS)],
                         "polygon": [[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
                                     [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]]})
-    units, models = [], []
+    units: list[dict[str, Any]] = []
+    models: list[dict[str, Any]] = []
     for player, y0, heading in (("A", 5.0, 90), ("B", 43.0, -90)):
         for u in range(platoons):
             uid = f"{player}{u}"

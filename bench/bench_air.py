@@ -78,13 +78,15 @@ def main() -> int:
                     time.sleep(0.2)
             stop = threading.Event()
             whole, patched = Phone(port, "/api/events", stop), Phone(port, "/api/events?patch=1", stop)
-            whole.start(), patched.start()
+            whole.start()
+            patched.start()
             time.sleep(args.seconds)
             stop.set()
         finally:
             table.terminate()
             table.wait(timeout=20)
-        whole.join(5), patched.join(5)
+        whole.join(5)
+        patched.join(5)
     per_min = 60.0 / args.seconds
     same = [seq for seq in patched.held if seq in whole.held]
     wrong = [seq for seq in same if {**patched.held[seq]} != whole.held[seq]]

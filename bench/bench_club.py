@@ -254,9 +254,9 @@ def main() -> int:
     hub_ms = [(received - ts) * 1000 for _, ts, received in rows]
     _, hub_peak, _ = proc_stat(hub.pid)
     _, broker_peak, _ = proc_stat(broker.pid)
-    for process in (hub, bare, states, broker):
-        process.send_signal(signal.SIGTERM)
-        process.wait(20)
+    for child in (hub, bare, states, broker):
+        child.send_signal(signal.SIGTERM)
+        child.wait(20)
     bare_out.close()
     states_out.close()
     stamps = [float(line.split()[0]) for line in (folder / "states.txt").read_text().splitlines()]

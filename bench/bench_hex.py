@@ -19,6 +19,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
 
 from table.hexgrid import HexLayout, Hexside, line, neighbours
 from table.rules.syniad.analysis import SyniadAnalysis
@@ -43,7 +46,7 @@ def battlefield(size: float, seed: int, gap: float = 4.0) -> SyniadState:
                 dq, dr = h[0] - centre[0], h[1] - centre[1]
                 if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius and rng.random() < 0.7:
                     terrain[h] = kind
-    rivers = set()
+    rivers: set[Hexside] = set()
     for _ in range(3):  # a river wanders along hexsides across the board
         h = rng.choice(hexes)
         for _ in range(45):
@@ -51,7 +54,7 @@ def battlefield(size: float, seed: int, gap: float = 4.0) -> SyniadState:
             if n != h:
                 rivers.add(Hexside(h, n))
                 h = rng.choice([m for m in neighbours(h) if m in on and m in neighbours(n)] or [n])
-    roads = set()
+    roads: set[tuple[int, int]] = set()
     for _ in range(6):  # straight-ish roads between random towns
         a, b = rng.choice(hexes), rng.choice(hexes)
         roads.update(p for p in line(a, b) if p in on)
@@ -75,7 +78,10 @@ def battlefield(size: float, seed: int, gap: float = 4.0) -> SyniadState:
     return SyniadState(smap, counters, ("A", "B"), stacks)
 
 
-def timed(fn) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def timed(fn: Callable[[], T]) -> tuple[float, T]:
     gc.collect()
     start = time.perf_counter()
     value = fn()
@@ -96,14 +102,16 @@ def main() -> int:
     print(f"board 48x48 in, hex size {args.size} in: {len(state.smap.hexes)} hexes, "
           f"{len(state.counters)} units, {len(state.smap.rivers)} river hexsides, "
           f"{len(state.smap.roads)} road hexes")
-    full_ms, incr_ms, redone = [], [], []
+    full_ms: list[float] = []
+    incr_ms: list[float] = []
+    redone: list[int] = []
     for _ in range(args.moves):
         uid = rng.choice([u for u, c in state.counters.items() if c.hex is not None])
         options = analysis.reach(uid).reachable(state.smap)
         if not options:
             continue
         to = rng.choice(options)[0]
-        ms, count = timed(lambda uid=uid, to=to: analysis.move(uid, to))
+        ms, count = timed(partial(analysis.move, uid, to))
         incr_ms.append(ms)
         redone.append(count)
         fresh = SyniadAnalysis(state, follow=False)  # built untimed; its refresh() is the full computation

@@ -14,17 +14,22 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
+from typing import TypeVar
 
 from synaptik_baseline import plain_report
 from synaptik_scene import make_scene
 
 from table.rules.synaptik import Synaptik
 
+T = TypeVar("T")
 
-def timed(fn, repeat: int) -> tuple[float, float, float, object]:
+
+def timed(fn: Callable[[], T], repeat: int) -> tuple[float, float, float, T]:
     """Median and least CPU seconds of this process (other load on a shared machine does not count,
     though it still slows a run down) and median wall seconds."""
-    cpu, wall, result = [], [], None
+    cpu: list[float] = []
+    wall: list[float] = []
     for _ in range(repeat):
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         result = fn()

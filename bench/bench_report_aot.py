@@ -20,6 +20,7 @@ import time
 import tracemalloc
 from collections import Counter
 from collections.abc import Callable
+from typing import TypeVar
 
 from aot_baseline import plain_pairs
 from aot_scenes import make_scene
@@ -39,9 +40,13 @@ def forget() -> None:
             value.cache_clear()
 
 
-def timed(fn: Callable[[], object], runs: int) -> tuple[list[float], list[float], object]:
+T = TypeVar("T")
+
+
+def timed(fn: Callable[[], T], runs: int) -> tuple[list[float], list[float], T]:
     """Wall and CPU seconds of `runs` fresh calls, and the last answer."""
-    wall, cpu, answer = [], [], None
+    wall: list[float] = []
+    cpu: list[float] = []
     for _ in range(runs):
         forget()
         w, c = time.perf_counter(), time.process_time()

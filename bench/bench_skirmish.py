@@ -22,8 +22,10 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from skirmish_scene import battlefield
 
@@ -32,8 +34,10 @@ from table.rules.hex_skirmish.analysis import SkirmishAnalysis
 from table.rules.hex_skirmish.movement import unwind
 from table.scene import parse_scene
 
+T = TypeVar("T")
 
-def timed(fn) -> tuple[float, Any]:
+
+def timed(fn: Callable[[], T]) -> tuple[float, T]:
     """Wall time in ms (and the value); the CPU time of the same call goes to CPU_MS."""
     gc.collect()
     start, cpu = time.perf_counter(), time.process_time()
@@ -47,12 +51,13 @@ CPU_MS: list[float] = []
 
 def baseline(rules: HexSkirmish, tracked: list[str]) -> dict[str, Any]:
     """The answers through the public question code (Mover, sight.sight), as plain values."""
-    moves = {}
+    moves: dict[str, list[tuple[Any, ...]]] = {}
     for uid in sorted(tracked):
         mover = rules.mover(uid)
         best, before = mover.search(mover.allowance)
+        spots: list[dict[str, Any]] = mover.reachable()
         moves[uid] = [(tuple(s["hex"]), s["cost"], tuple(unwind(before, mover.start, tuple(s["hex"]))))
-                      for s in mover.reachable()]
+                      for s in spots]
     sight = {}
     present = rules.field.on_table()
     for a in present:
@@ -95,7 +100,7 @@ def main() -> int:
     for count in range(1, args.moves + 1):
         uid = rng.choice([u for u, r in analysis.reaches.items() if len(r.stops)])
         to = rng.choice(analysis.reachable(uid))["hex"]
-        ms, done = timed(lambda uid=uid, to=to: analysis.move(uid, tuple(to)))
+        ms, done = timed(partial(analysis.move, uid, tuple(to)))
         incr_ms.append(ms)
         incr_cpu.append(CPU_MS[-1])
         redone.append(done)

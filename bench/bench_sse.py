@@ -30,7 +30,7 @@ PROBE_EVERY_S = 0.025
 
 def serve(folder: Path) -> None:
     """Child process: the demo table and its panel on 127.0.0.1, port printed on stdout."""
-    import waitress
+    from waitress.server import create_server
 
     from table.config import load_config
     from table.hw import build_hardware
@@ -49,8 +49,9 @@ def serve(folder: Path) -> None:
                                  log_=GameLog(folder / "game.sqlite3"), pipeline=None,
                                  scene=load_scene(DEMO_SCENE), seed=1)
     app = create_app(controller, pin=PIN, data_dir=folder, sse_interval_s=config["web"]["sse_interval_s"])
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=DEFAULT_THREADS)
-    print(f"PORT {server.effective_port}", flush=True)
+    server = create_server(app, host="127.0.0.1", port=0, threads=DEFAULT_THREADS)
+    # waitress sets effective_port in BaseWSGIServer.__init__; types-waitress leaves it out
+    print(f"PORT {server.effective_port}", flush=True)  # type: ignore[union-attr]
     server.run()
 
 
@@ -59,7 +60,8 @@ class Listener(threading.Thread):
 
     def __init__(self, port: int, stop: threading.Event):
         super().__init__(daemon=True)
-        self.port, self.stop, self.seqs = port, stop, []
+        self.port, self.stop = port, stop
+        self.seqs: list[int] = []
 
     def run(self) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
@@ -123,6 +125,7 @@ def main() -> int:
         child = subprocess.Popen([sys.executable, __file__, "--serve", folder], cwd=ROOT,
                                  stdout=subprocess.PIPE, text=True)
         try:
+            assert child.stdout is not None
             port = int(child.stdout.readline().split()[1])
             return measure(port, args.clients, args.seconds)
         finally:

@@ -74,8 +74,9 @@ def frame_for(config, cond: Condition, seed: int, truth: tuple[SceneMarker, ...]
     """The rendered frame, from the cache when it is there."""
     key = f"{cond.noise}-{cond.blur}-{cond.tilt}-{cond.height_mm}-{cond.height_sigma_mm}-{seed}"
     path = CACHE / (key.replace(" ", "_").replace("/", "_") + ".png")
-    if path.exists():
-        return cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    cached = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE) if path.exists() else None
+    if cached is not None:
+        return cached
     options = RenderOptions(clutter=80, decoys=2, noise_sigma=cond.noise, blur_sigma=cond.blur, light=0.3,
                             supersample=3, seed=seed)
     frame = Renderer(camera_for(cond), BOARD, options).render(
@@ -96,6 +97,7 @@ def measure(config, cond: Condition, seeds: range) -> dict:
         truth = truth_for(cond, seed)
         by_id = {m.id: m for m in truth}
         result = locate(frame_for(config, cond, seed, truth), setup)
+        assert result.calibration is not None, f"{cond}, seed {seed}: the corner markers were not found"
         pose = result.calibration.camera_position  # unknown without a lens calibration and tilt
         foot = pose[:2] if pose is not None else (BOARD[0] / 2, BOARD[1] / 2)
         located = [m for m in result.markers if m.id in by_id]

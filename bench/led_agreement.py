@@ -84,12 +84,12 @@ def _terrain(rng: random.Random) -> list[dict[str, Any]]:
 def random_state(rng: random.Random, ruleset: str, target: bool = False) -> GameState:
     """A random table: the selected unit (1-5 models in a clump) with random weapons, two enemy
     units anywhere, some terrain; sometimes a chosen weapon and rulings that change measuring."""
-    units = [{"id": UNIT, "player": "A", "stats": {"size": 1, "movement": 6},
-              "weapons": _weapons(rng, ruleset)}]
+    units: list[dict[str, Any]] = [{"id": UNIT, "player": "A", "stats": {"size": 1, "movement": 6},
+                                    "weapons": _weapons(rng, ruleset)}]
     cx, cy = rng.uniform(4, 44), rng.uniform(4, 44)
-    models = [{"id": f"{UNIT}-{i}", "unit": UNIT, "x": cx + rng.uniform(-3, 3), "y": cy + rng.uniform(-3, 3),
-               "heading": rng.uniform(-179, 180), "base": _base(rng, ruleset)}
-              for i in range(rng.randint(1, 5))]
+    models: list[dict[str, Any]] = [
+        {"id": f"{UNIT}-{i}", "unit": UNIT, "x": cx + rng.uniform(-3, 3), "y": cy + rng.uniform(-3, 3),
+         "heading": rng.uniform(-179, 180), "base": _base(rng, ruleset)} for i in range(rng.randint(1, 5))]
     for u in range(2):
         units.append({"id": f"them{u}", "player": "B", "stats": {"size": 1}, "weapons": []})
         models += [{"id": f"them{u}-{i}", "unit": f"them{u}", "x": rng.uniform(0.5, 47.5),
@@ -245,7 +245,7 @@ def check_chain(layout: LedLayout, state: GameState) -> Tally:
     line = los.get("line") or [state.scene.model(m).position for m in los.get("models", [])]
     if len(line) != 2:
         return tally
-    a, b = (tuple(map(float, p)) for p in line)
+    a, b = ((float(p[0]), float(p[1])) for p in line)
     pts = layout.array()
     pitch = float(np.min([np.partition(np.hypot(*(pts - p).T), 1)[1] for p in pts[:64]]))
     colour = hl.SIGHT_CLEAR if los["visible"] else hl.SIGHT_BLOCKED

@@ -41,7 +41,9 @@ def battlefield(seed: int, width: float = 48.0, size: float = 0.9, per_side: int
                 sides[frozenset((h, n))] = feature
                 common = [m for m in around if m in neighbours(n)]
                 h = rng.choice(common or [n])
-    units, models, taken = [], [], set()
+    units: list[dict[str, Any]] = []
+    models: list[dict[str, Any]] = []
+    taken: set[tuple[int, int]] = set()
     for player, band in (("A", (0.2, 0.42)), ("B", (0.58, 0.8))):
         spots = [h for h in board if band[0] * width <= layout.to_board(h)[0] <= band[1] * width]
         for i in range(per_side):
@@ -76,12 +78,12 @@ def _unit(uid: str, player: str, i: int, rng: random.Random) -> tuple[dict[str, 
                  "stats": {"type": "vehicle", "movement": rng.choice([8, 10]), "size": size, "crew": 2},
                  "weapons": [{"name": "Cannon", "range": [10, 20]}]}, size)
     if i % 10 == 7:   # heroes, every other one Large
-        size = "large" if i % 20 == 7 else "normal"
+        stature = "large" if i % 20 == 7 else "normal"
         return ({"id": uid, "player": player, "name": "Captain",
-                 "stats": {"type": "hero", "movement": 7, "dex": 2, "size": size},
+                 "stats": {"type": "hero", "movement": 7, "dex": 2, "size": stature},
                  "weapons": [{"name": "Pistol", "range": [3, 6]},
                              {"name": "Halberd", "traits": ["polearm"]}]},
-                3 if size == "large" else 1)
+                3 if stature == "large" else 1)
     status = {0: ["prone"], 5: ["dashed"], 9: ["dug_in"]}.get(i % 10, [])
     return ({"id": uid, "player": player, "name": "Trooper", "status": status,
              "stats": {"movement": rng.choice([5, 6]), "group": f"{player}g{i // 3}"}, "weapons": [rifle]}, 1)

@@ -10,8 +10,7 @@ import math
 from typing import Any
 
 import numpy as np
-import shapely
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString, MultiPoint, Point
 
 from table.geometry import (
     centre_distance,
@@ -27,9 +26,9 @@ from table.scene import Model, Scene
 
 
 def plain_report(scene: Scene, block_height: float = 2.0) -> dict[str, Any]:
-    blockers = [(t.id, terrain_polygon(t)) for t in scene.terrain
-                if t.has("impassable") and t.height > block_height]
-    blockers = [(tid, poly, core(poly)) for tid, poly in blockers]
+    solid = [(t.id, terrain_polygon(t)) for t in scene.terrain
+             if t.has("impassable") and t.height > block_height]
+    blockers = [(tid, poly, core(poly)) for tid, poly in solid]
     covers = [(t, terrain_polygon(t)) for t in scene.terrain if t.has("light_cover") or t.has("heavy_cover")]
     units = [u for u in scene.units if scene.models_of(u.id)]
     order = {u.id: k for k, u in enumerate(scene.units)}
@@ -88,7 +87,7 @@ def _search(a: Model, b: Model, blockers):
     if fa.intersects(fb):
         p = fa.intersection(fb).representative_point()
         return ((p.x, p.y), (p.x, p.y))
-    coarse = shapely.convex_hull(shapely.multipoints(np.vstack([outer_outline(a), outer_outline(b)])))
+    coarse = MultiPoint(np.vstack([outer_outline(a), outer_outline(b)])).convex_hull
     near = [(poly, c) for _, poly, c in blockers if c.intersects(coarse)]
     segments = candidate_segments(Outline.of(a), Outline.of(b),
                                   key_points(fa, fb, [poly for poly, _ in near], within=coarse))
@@ -112,7 +111,9 @@ def _los(scene: Scene, sight, covers) -> dict[str, Any]:
         return answer
     shooter, target = scene.model(pair[0]), scene.model(pair[1])
     centre = LineString([shooter.position, target.position])
-    light, heavy, others = [], [], []
+    light: list[str] = []
+    heavy: list[str] = []
+    others: list[str] = []
     for piece, poly in covers:
         if centre.intersects(core(poly)) and not poly.covers(Point(shooter.position)):
             (heavy if piece.has("heavy_cover") else light).append(piece.id)
