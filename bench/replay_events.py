@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import TableError
+from table.live.events import decode, encode
 from table.live.session import Session, new_game
 from table.scene import load_scene
 
@@ -59,8 +60,9 @@ def make_game(count: int = 1000, seed: int = 1) -> list[dict[str, Any]]:
     """`count` events, the first the game's start, each one the table could have logged after the others."""
     rng = random.Random(seed)
     session = Session()
-    events = [new_game(load_scene(DEMO), seed)]
-    session.apply(events[0])
+    start = new_game(load_scene(DEMO), seed)
+    events = [encode(start)]
+    session.apply(start)
     raised: list[str] = []
     kinds, weights = zip(*MIX, strict=True)
     while len(events) < count:
@@ -68,9 +70,9 @@ def make_game(count: int = 1000, seed: int = 1) -> list[dict[str, Any]]:
         if event is None:
             continue
         try:
-            session.preview(event)
+            session.preview(decode(event))
         except TableError:              # nothing to undo, say: the table would refuse it too
             continue
-        session.apply(event)
+        session.apply(decode(event))
         events.append(event)
     return events

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from table.errors import QueryError, TableError
 from table.geometry import footprint_vertices
 from table.live.bookmark_store import FORMAT, BookmarkStore, answer_text, too_close
+from table.live.events import Bookmark, Event
 from table.live.gamelog import GameLog
 from table.live.session import GameState
 from table.live.sigmas import Sigmas, with_sigmas
@@ -43,7 +44,7 @@ class Table(Protocol):
 
     def latest_frame(self) -> tuple[Any, Any]: ...
 
-    def emit(self, event: dict[str, Any]) -> GameState: ...
+    def emit(self, event: Event) -> GameState: ...
 
 
 class Bookmarks:
@@ -178,8 +179,7 @@ def bookmark(c: Table, a: Any = None, b: Any = None) -> dict[str, Any]:
                 "measurement": {**found, "models": [m.id for m in models]}, "scene": scene_to_dict(scene),
                 "camera": camera, "pictures": shown}
     store.save(document)
-    c.emit({"kind": "bookmark", "id": ident, "question": found["question"], "between": found["between"],
-            "text": answer_text(found), "too_close_to_call": too_close(found)})
+    c.emit(Bookmark(ident, found["question"], found["between"], answer_text(found), too_close(found)))
     return {"bookmark": {k: document[k] for k in ("id", "time", "game")} | {
         "question": found["question"], "between": found["between"], "text": answer_text(found),
         "too_close_to_call": too_close(found), "pictures": len(shown)}}

@@ -64,6 +64,7 @@ from table.live.bookmarks import Bookmarks
 from table.live.camera_view import OncePerFrame
 from table.live.capture import Capture, LatestFrame, SourceOpener
 from table.live.display import regions_for
+from table.live.events import Camera, Event, GameStart, decode
 from table.live.gamelog import GameLog
 from table.live.journal import Journal
 from table.live.led_output import LedOutput, status_led
@@ -78,7 +79,7 @@ from table.live.sigmas import Sigmas
 from table.live.table_commands import COMMANDS, ButtonActions, check_params, handler
 from table.live.warnings import Standing
 from table.rules.base import Ruleset
-from table.scene import Scene, parse_scene
+from table.scene import Scene
 from table.snapshot import Snapshot
 from vision.types import Frame, Observation
 
@@ -166,11 +167,11 @@ class TableController:
         """The LED frame last rendered."""
         return self.leds.frame
 
-    def emit(self, event: dict[str, Any]) -> GameState:
+    def emit(self, event: Event) -> GameState:
         """Check and apply one event, and have it committed to the log (see `emit_all`)."""
         return self.emit_all([event])
 
-    def emit_all(self, events: list[dict[str, Any]]) -> GameState:
+    def emit_all(self, events: list[Event]) -> GameState:
         """Check every event, apply them all (or none), and queue them to be committed in one
         transaction; no snapshot is published until the worker has tried to commit them."""
         return self.journal.emit_all(events)
@@ -190,12 +191,15 @@ class TableController:
         return self._background.settle(timeout)
 
     def replay(self, events: list[dict[str, Any]]) -> GameState:
-        """Play a recorded game's events into this controller (a new game in its log)."""
+        """Play a recorded game's events (their stored form) into this controller (a new game in its log)."""
         with self._lock:
-            for index, event in enumerate(events):
-                event = {k: v for k, v in event.items() if k not in ("seq", "ts", "game")}
-                if event["kind"] == "game_start":
-                    self.start_game(parse_scene(event["scene"], f"replay event {index}: scene"))
+            for index, entry in enumerate(events):
+                try:
+                    event = decode(entry)
+                except TableError as exc:
+                    raise type(exc)(f"replay: event {index}: {exc}") from None
+                if isinstance(event, GameStart):
+                    self.start_game(event.scene)
                 elif self.session.state is None:
                     raise QueryError(f"replay: event {index} comes before the game_start event")
                 else:
@@ -279,7 +283,7 @@ class TableController:
             previous = self.status["camera"]
             self.status.update(camera=state, camera_detail=detail)
             if state != previous and state in ("ok", "lost"):
-                self.emit({"kind": "camera", "status": state, "detail": detail})
+                self.emit(Camera(state, detail))
             self._refresh()
 
     def _error(self, message: str) -> None:

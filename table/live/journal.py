@@ -17,6 +17,7 @@ from typing import Any
 from table import strictjson
 from table.errors import QueryError, StorageError, TableError
 from table.live.background import Background
+from table.live.events import Event, WarningCleared, WarningRaised, decode, encode
 from table.live.gamelog import GameLog
 from table.live.session import GameState, Session, new_game
 from table.scene import Scene
@@ -57,17 +58,18 @@ class Journal:
         if game is None:
             return None
         raised: dict[str, dict[str, Any]] = {}
-        for event in self.gamelog.events(game):
+        for entry in self.gamelog.events(game):
             try:
+                event = decode(entry)
                 self.session.apply(event)
             except TableError as exc:  # an event this version cannot apply: keep the rest
-                log.warning("game log event %s skipped: %s", event.get("seq"), exc)
-            if event["kind"] == "warning":
-                raised[event["id"]] = {"id": event["id"], "kind": event.get("warning"),
-                                       "message": event.get("message", ""),
-                                       "units": event.get("units", [])}
-            elif event["kind"] == "warning_cleared":
-                raised.pop(event["id"], None)
+                log.warning("game log event %s skipped: %s", entry.get("seq"), exc)
+                continue
+            if isinstance(event, WarningRaised):
+                raised[event.id] = {"id": event.id, "kind": event.warning, "message": event.message,
+                                    "units": list(event.units or ())}
+            elif isinstance(event, WarningCleared):
+                raised.pop(event.id, None)
         if self.session.state is None:
             return None
         self.game = game
@@ -78,21 +80,22 @@ class Journal:
         event = new_game(scene, seed)
         session = Session()
         session.apply(event)
-        started = self._background.submit(lambda: self.gamelog.start_game(scene.ruleset, event))
+        started = self._background.submit(lambda: self.gamelog.start_game(scene.ruleset, encode(event)))
         try:
             self.game = started.result()
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(f"not saved: game log: cannot start a game ({exc})") from None
         self.session = session
 
-    def emit_all(self, events: list[dict[str, Any]]) -> GameState:
-        """Check every event, apply them all (or none), and queue them to be committed in one
-        transaction."""
+    def emit_all(self, events: list[Event]) -> GameState:
+        """Check every event, apply them all (or none), and queue their stored form to be committed
+        in one transaction."""
         if events:
+            stored = [encode(event) for event in events]
             try:
-                strictjson.dumps(events)
+                strictjson.dumps(stored)
             except ValueError as exc:            # a non-finite number: never stored, never shown
-                raise QueryError(f"{events[0]['kind']}: {exc}") from None
+                raise QueryError(f"{stored[0]['kind']}: {exc}") from None
             trial = self.session.copy()
             for event in events:
                 trial.apply(event)
@@ -101,7 +104,7 @@ class Journal:
             with self._cond:
                 self._uncommitted += 1
                 self._emitted += 1
-            self._background.submit(lambda: self._commit(game, events))
+            self._background.submit(lambda: self._commit(game, stored))
         return self.state
 
     # ------------------------------------------------------------ what the others read

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from table.live.events import Event, Move, decode, encode
 from table.live.session import GameState
 from table.rules.declarations import LiveGame
 
@@ -26,10 +27,13 @@ class LiveGames:
             self._games[name] = kind()
         return self._games[name]
 
-    def camera_moves(self, state: GameState, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The game's actions for what the camera saw move (none without a live game)."""
+    def camera_moves(self, state: GameState, moves: list[Move]) -> list[Event]:
+        """The game's actions for what the camera saw move (none without a live game); the rule
+        system's game reads and writes events in their stored form (it imports no live table)."""
         game = self.of(state)
-        return [] if game is None else game.camera_moves(state, events)
+        if game is None:
+            return []
+        return [decode(stored) for stored in game.camera_moves(state, [encode(move) for move in moves])]
 
     def view(self, state: GameState, observed: Mapping[str, Any]) -> dict[str, Any] | None:
         """What the panel shows of the game, under `phase[<rule system>]` (None without a live game)."""

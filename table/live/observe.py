@@ -5,8 +5,8 @@ Pure functions of the game state and one observation."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
+from table.live.events import Move
 from table.live.session import GameState
 from table.scene import Model
 from vision.types import Observation
@@ -14,23 +14,22 @@ from vision.types import Observation
 POINTER_REACH_IN = 2.0     # a pointer marker this close to a model's centre selects it
 
 
-def _point(point: tuple[float, float]) -> list[float]:
+def _point(point: tuple[float, float]) -> tuple[float, float]:
     """A board position as logged: inches to the thousandth (tracking is good to about 0.01")."""
-    return [round(point[0], 3), round(point[1], 3)]
+    return round(point[0], 3), round(point[1], 3)
 
 
 def move_events(state: GameState, obs: Observation, synced: set[int],
-                threshold: float) -> list[dict[str, Any]]:
+                threshold: float) -> list[Move]:
     """Move events for the roster's markers; `synced` (updated here) holds the markers already seen once."""
     bound = state.markers()
-    events = []
+    events: list[Move] = []
     moved = set()
     for move in obs.moves:
         if move.id in bound:
             pose = obs.markers.get(move.id)
-            events.append({"kind": "move", "model": bound[move.id], "from": _point(move.start),
-                           "to": _point(move.end), "distance": round(move.distance, 3),
-                           **({"heading": round(pose.heading, 1)} if pose else {})})
+            events.append(Move(bound[move.id], _point(move.start), _point(move.end), round(move.distance, 3),
+                               round(pose.heading, 1) if pose else None))
             moved.add(move.id)
     for marker, pose in obs.markers.items():
         if marker in bound and marker not in synced and not pose.occluded:
@@ -38,9 +37,8 @@ def move_events(state: GameState, obs: Observation, synced: set[int],
             model = state.scene.model(bound[marker])
             distance = math.hypot(pose.x - model.position[0], pose.y - model.position[1])
             if marker not in moved and distance > threshold:
-                events.append({"kind": "move", "model": model.id, "from": _point(model.position),
-                               "to": _point((pose.x, pose.y)), "distance": round(distance, 3),
-                               "heading": round(pose.heading, 1), "placement": True})
+                events.append(Move(model.id, _point(model.position), _point((pose.x, pose.y)),
+                                   round(distance, 3), round(pose.heading, 1), placement=True))
     return events
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from table.errors import TableError
 from table.live.display import AnswerCache, Answers, answers_for
+from table.live.events import decode
 from table.live.session import GameState, Session
 from table.live.summaries import summary
 from table.rules import get_ruleset
@@ -52,7 +53,7 @@ class Point:
         """Apply one logged event (one this version cannot apply is skipped, as on resuming a game)."""
         kind = event.get("kind")
         try:
-            self.session.apply(event)
+            self.session.apply(decode(event))
         except TableError as exc:
             log.warning("replay: game log event %s skipped: %s", event.get("seq"), exc)
             return

@@ -7,9 +7,10 @@ Written and read under the controller's lock (table/live/controller.py says who 
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from table.hexgrid import Hex
+from table.live.events import Destination, Event, Select
 from table.live.hex_tracking import HexTracker
 from table.live.live_games import LiveGames
 from table.live.observe import move_events, pointed_model
@@ -39,7 +40,7 @@ class Sightings:
         self.hexes.reset()
 
     def observe(self, state: GameState, obs: Observation, now: float,
-                games: LiveGames) -> list[dict[str, Any]]:
+                games: LiveGames) -> list[Event]:
         """Take in a calibrated observation; the game events it leads to: moves and first placements
         (snapped to hexes on a hex board, with the live game's own moves), the pointer's selection or
         a hex path's destination."""
@@ -49,20 +50,21 @@ class Sightings:
         self._sigmas.update({m: (round(p.sigma, 3), round(p.heading_sigma, 1))
                              for m, p in obs.markers.items() if p.sigma > 0})
         snapper = self.hexes.snapper(state)
+        found: list[Event] = []
         if snapper is not None:
-            for event in events:
-                event["hex"] = list(snapper.snap(event["model"], *event["to"]))
-            events += games.camera_moves(state, events)
+            events = [replace(event, hex=snapper.snap(event.model, *event.to)) for event in events]
+            found = games.camera_moves(state, events)
+        found = [*events, *found]
         pointed = pointed_model(state, obs, self.pointer_id)
         if pointed is not None and pointed != self.pointer_pick and pointed != state.selected:
-            events.append({"kind": "select", "model": pointed, "by": "pointer"})
+            found.append(Select(pointed, by="pointer"))
         elif pointed is None and snapper is not None and state.selected and self.pointer_id in obs.markers:
             pose = obs.markers[self.pointer_id]       # the pointer on an empty hex: the path's destination
             where = snapper.snap("pointer", pose.x, pose.y)
             if where != state.destination and not pose.occluded:
-                events.append({"kind": "destination", "hex": list(where), "by": "pointer"})
+                found.append(Destination(where, by="pointer"))
         self.pointer_pick = pointed
-        return events
+        return found
 
     def sigmas(self, state: GameState) -> Sigmas:
         """Model id -> (sigma inches, heading_sigma degrees), for the models the tracker has measured."""

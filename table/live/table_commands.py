@@ -15,6 +15,24 @@ from typing import Any, Protocol
 from table.errors import QueryError, TableError
 from table.live import display, rolls
 from table.live.bookmarks import bookmark
+from table.live.events import (
+    Acknowledge,
+    AssignMarker,
+    Confirm,
+    Destination,
+    Event,
+    GameAction,
+    Measure,
+    PhaseChange,
+    Roll,
+    Ruler,
+    Select,
+    SetTerrain,
+    Settings,
+    Target,
+    Undo,
+    Weapon,
+)
 from table.live.live_games import LiveGames
 from table.live.session import GameState, Session
 from table.live.sigmas import Sigmas, with_sigmas
@@ -42,7 +60,7 @@ class TableController(Protocol):
 
     def rotate_pin(self) -> None: ...
 
-    def emit(self, event: dict[str, Any]) -> GameState: ...
+    def emit(self, event: Event) -> GameState: ...
 
     def command(self, name: str, **params: Any) -> dict[str, Any]: ...
 
@@ -69,44 +87,41 @@ def _model_id(c: TableController, ident: Any) -> str:
 
 def advance_phase(c: TableController) -> dict[str, Any]:
     """The next phase; the logged event names where it led (for the log a player reads)."""
-    after = c.session.preview({"kind": "phase"}).phase_dict()
+    after = c.session.preview(PhaseChange()).phase_dict()
     named: dict[str, Any] = {k: after[k] for k in ("phase", "turn", "player") if k in after}
-    return c.emit({"kind": "phase", **named}).phase_dict()
+    return c.emit(PhaseChange(named)).phase_dict()
 
 
 def select(c: TableController, id: Any = None, model: Any = None, order: str | None = None) -> dict[str, Any]:
     ident = id if id is not None else model
-    event: dict[str, Any] = {"kind": "select", "model": None if ident is None else _model_id(c, ident)}
-    if order:
-        event["order"] = order
-    state = c.emit(event)
+    state = c.emit(Select(None if ident is None else _model_id(c, ident), order or None))
     return {"selected": state.selected, "target": state.target}
 
 
 def target(c: TableController, id: Any = None) -> dict[str, Any]:
-    state = c.emit({"kind": "target", "target": None if id is None else str(id)})
+    state = c.emit(Target(None if id is None else str(id)))
     return {"selected": state.selected, "target": state.target}
 
 
-def _point(c: TableController, where: Any, name: str) -> list[float]:
+def _point(c: TableController, where: Any, name: str) -> tuple[float, float]:
     """A ruler end: a model or unit id (its centre; a unit: its first model), or a board point."""
     if isinstance(where, str) and "," not in where:
-        return list(c.state.scene.model(_model_id(c, where)).position)
+        return c.state.scene.model(_model_id(c, where)).position
     parts = where.split(",") if isinstance(where, str) else where
     try:
         x, y = (float(v) for v in parts)
     except (TypeError, ValueError):
         raise QueryError(f"ruler: {name} should be a model id or a board point X,Y, got {where!r}") from None
-    return [x, y]
+    return x, y
 
 
 def ruler(c: TableController, a: Any = None, b: Any = None) -> dict[str, Any]:
     """The shared ruler from `a` to `b` (model ids or board points); no `a` clears it."""
-    event: dict[str, Any] = {"kind": "ruler", "from": None}
+    event = Ruler(None)
     if a is not None:
         if b is None:
             raise QueryError("ruler: give both ends (a model id or a board point each)")
-        event = {"kind": "ruler", "from": _point(c, a, "a"), "to": _point(c, b, "b")}
+        event = Ruler((_point(c, a, "a"), _point(c, b, "b")))
     return {"ruler": c.emit(event).ruler_dict()}
 
 
@@ -119,8 +134,8 @@ def destination(c: TableController, hex: Any = None) -> dict[str, Any]:
             q, r = (int(v) for v in parts)
         except (TypeError, ValueError):
             raise QueryError(f"destination: expected a hex Q,R, got {hex!r}") from None
-        where = [q, r]
-    state = c.emit({"kind": "destination", "hex": where})
+        where = (q, r)
+    state = c.emit(Destination(where))
     chosen = None if state.destination is None else list(state.destination)
     return {"selected": state.selected, "destination": chosen}
 
@@ -138,7 +153,7 @@ def weapon(c: TableController, weapon: Any = None, unit: Any = None) -> dict[str
         ruleset.ask("bands", [str(unit), str(weapon)])           # QueryError for a weapon without bands
     elif weapon is not None and not any(w.name == weapon for w in state.scene.unit(str(unit)).weapons):
         raise QueryError(f"weapon: unit {unit!r} has no weapon {weapon!r}")
-    state = c.emit({"kind": "weapon", "unit": str(unit), "weapon": None if weapon is None else str(weapon)})
+    state = c.emit(Weapon(str(unit), None if weapon is None else str(weapon)))
     areas, shown = display.shown_weapon(state, ruleset, str(unit)) if ruleset is not None else (None, ())
     return {"unit": str(unit), "weapon": next(iter(shown), None),
             "weapons": (areas or {}).get("weapons", [])}
@@ -155,38 +170,38 @@ def game_action(c: TableController, action: str, args: list[Any] | tuple[Any, ..
     if action == game.phase_action:
         return advance_phase(c)
     answer = game.trial(c.state, action, logged)
-    c.emit({"kind": c.state.scene.ruleset, "action": action, "args": logged})
+    c.emit(GameAction(c.state.scene.ruleset, action, tuple(logged)))
     return answer if isinstance(answer, dict) else {"answer": answer}
 
 
 def confirm(c: TableController) -> dict[str, Any]:
-    return c.emit({"kind": "confirm"}).phase_dict()
+    return c.emit(Confirm()).phase_dict()
 
 
 def undo(c: TableController) -> dict[str, Any]:
-    return c.emit({"kind": "undo"}).phase_dict()
+    return c.emit(Undo()).phase_dict()
 
 
 def roll(c: TableController, kind: str = "dice", label: str | None = None, **params: Any) -> dict[str, Any]:
     result = rolls.roll(c.rng, c.state.rules, kind, params)
-    c.emit({"kind": "roll", "roll": kind, "params": params, "label": label, "result": result})
+    c.emit(Roll(kind, params, label, result))
     return result
 
 
 def acknowledge(c: TableController, id: Any) -> dict[str, Any]:
     if not any(w["id"] == str(id) for w in c.current_warnings()):
         raise QueryError(f"no warning {id!r}")
-    c.emit({"kind": "acknowledge", "id": str(id)})
+    c.emit(Acknowledge(str(id)))
     return {"acknowledged": str(id)}
 
 
 def set_terrain(c: TableController, terrain: list[Any]) -> dict[str, Any]:
-    state = c.emit({"kind": "terrain", "terrain": terrain})
+    state = c.emit(SetTerrain(tuple(terrain)))
     return {"terrain": [t.id for t in state.scene.terrain]}
 
 
 def assign_marker(c: TableController, model: Any, marker: int | None = None) -> dict[str, Any]:
-    state = c.emit({"kind": "marker", "model": str(model), "marker": marker})
+    state = c.emit(AssignMarker(str(model), None if marker is None else int(marker)))
     return {"roster": {str(k): v for k, v in sorted(state.markers().items())}}
 
 
@@ -196,7 +211,8 @@ def settings(c: TableController, **params: Any) -> dict[str, Any]:
         raise QueryError(f"settings: unknown option(s) {', '.join(sorted(unknown))}")
     if "brightness" in params and not 0 <= float(params["brightness"]) <= 1:
         raise QueryError(f"settings: brightness must be between 0 and 1, got {params['brightness']}")
-    event = {"kind": "settings", **params}
+    event = Settings(params.get("ruleset"), params.get("rulings"),
+                     float(params["brightness"]) if "brightness" in params else None)
     preview = c.session.preview(event)
     get_ruleset(preview.scene.ruleset)(preview.scene, preview.rulings)  # QueryError for bad rulings
     state = c.emit(event)
@@ -213,7 +229,7 @@ def measure(c: TableController, question: str, args: list[Any] | tuple[Any, ...]
     if sigmas:
         ruleset = type(ruleset)(with_sigmas(ruleset.scene, sigmas), ruleset.rulings)
     answer = ruleset.ask(question, [str(a) for a in args])
-    c.emit({"kind": "measure", "question": question, "args": [str(a) for a in args], "answer": answer})
+    c.emit(Measure(question, tuple(str(a) for a in args), answer))
     return {"question": question, "answer": answer}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from table.live.events import Event, WarningCleared, WarningRaised
 from table.live.session import GameState, moved_distance
 
 SEEN_KINDS = ("off_board", "unknown_marker")   # warnings about what the camera sees right now
@@ -116,7 +117,7 @@ class Standing:
 
     def update(self, state: GameState, report: Mapping[str, Any] | None,
                seen: Mapping[int, tuple[float, float]], known: set[int], tolerance: float,
-               camera_started: bool, emit: Callable[[list[dict[str, Any]]], GameState]) -> None:
+               camera_started: bool, emit: Callable[[list[Event]], GameState]) -> None:
         """Recompute the warnings and `emit` the `warning` and `warning_cleared` events for what changed.
         Before the camera's first frame, what it saw last (markers off the board, unknown) still stands."""
         found = compute(state, report, seen, known, tolerance)
@@ -124,7 +125,7 @@ class Standing:
             found += [w for w in self.current if w.get("kind") in SEEN_KINDS]
         before = {w["id"] for w in self.current}
         now = {w["id"] for w in found}
-        after = emit([{"kind": "warning", "id": w["id"], "warning": w["kind"], "message": w["message"],
-                       "units": w["units"]} for w in found if w["id"] not in before]
-                     + [{"kind": "warning_cleared", "id": wid} for wid in sorted(before - now)])
+        raised = [WarningRaised(w["id"], w["kind"], w["message"], tuple(w["units"]))
+                  for w in found if w["id"] not in before]
+        after = emit([*raised, *(WarningCleared(wid) for wid in sorted(before - now))])
         self.current = [{**w, "acknowledged": w["id"] in after.acknowledged} for w in found]

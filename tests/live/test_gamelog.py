@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from table.cli import main as cli_main
 from table.errors import ConfigError
 from table.live.gamelog import GameLog, read_jsonl
-from table.live.session import Session
+from table.live.session import replay
 from tests.live.live_fakes import ROOT, frame, make_hardware, move
 
 
@@ -107,10 +107,7 @@ def test_sigkill_during_a_stream_of_events_loses_nothing_committed(tmp_path):
     commands = [e for e in events if e["kind"] not in ("game_start", "warning", "warning_cleared")]
     # every command the child reported done is in the log; at most the one in flight got committed too
     assert done <= len(commands) <= done + 1
-    session = Session()
-    for event in events:
-        session.apply(event)
-    logged = session.state
+    logged = replay(events).state
     logged_state = [str(logged.turn), str(logged.step), str(logged.selected), str(logged.target)]
     if len(commands) == done:
         assert logged_state == last_state

@@ -11,6 +11,7 @@ import pytest
 from table import strictjson
 from table.cli import main as cli_main
 from table.errors import QueryError
+from table.live.events import Roll
 from tests.live.live_fakes import DEMO_SCENE
 from web_ui import create_app
 
@@ -45,7 +46,7 @@ def test_a_deep_body_is_a_400_not_a_traceback(make_controller, tmp_path):
 def test_an_event_with_a_non_finite_number_is_never_applied_or_stored(make_controller):
     c = make_controller()
     with pytest.raises(QueryError, match="Out of range float values are not JSON compliant"):
-        c.emit({"kind": "roll", "result": {"dice": [1], "total": float("inf")}})
+        c.emit(Roll("dice", {}, None, {"dice": [1], "total": float("inf")}))
     assert c.state.last_roll is None
     assert [e["kind"] for e in c.gamelog.events(c.game)][-1] != "roll"
 

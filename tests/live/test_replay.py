@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from table.live.replay import Replay
-from table.live.session import Session
+from table.live.session import replay as replay_log
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 EVERY = 8
@@ -80,10 +80,7 @@ def test_every_board_asked_in_any_order_is_the_one_the_log_says(game):
         got = {m["id"]: (m["x"], m["y"]) for m in view["scene"]["models"]}
         assert got == positions_from_the_log(upto), seq
         assert [w["id"] for w in view["warnings"]] == warnings_from_the_log(upto), seq
-        session = Session()
-        for event in upto:
-            session.apply(event)
-        state = session.state
+        state = replay_log(upto).state
         assert view["phase"] == state.phase_dict() and view["selection"]["model"] == state.selected
         assert view["selection"]["target"] == (state.target if state.selected else None)   # as the table shows
         assert [w["acknowledged"] for w in view["warnings"]] == [w["id"] in state.acknowledged

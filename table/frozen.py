@@ -1,0 +1,37 @@
+"""Deeply immutable JSON values: objects as read-only mappings, arrays as tuples.
+
+`freeze` copies a JSON-like value (dicts, lists, tuples, scalars) into a form nobody can change (the
+read-only mappings wrap fresh dicts that no one else holds); `thaw` copies it back into plain dicts and
+lists, which `json` writes and a reader may change freely without touching the frozen value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+FrozenJson = Any       # a frozen JSON value: MappingProxyType, tuple, str, int, float, bool or None
+
+
+def freeze(value: Any) -> FrozenJson:
+    """A deeply immutable copy of a JSON-like value (already frozen parts are copied all the same)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def freeze_mapping(value: Mapping[str, Any]) -> Mapping[str, FrozenJson]:
+    """`freeze` for an object, typed as a mapping."""
+    return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
+
+
+def thaw(value: Any) -> Any:
+    """A plain JSON copy (dicts and lists) of a frozen (or any JSON-like) value."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(v) for v in value]
+    return value
