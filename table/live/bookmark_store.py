@@ -36,6 +36,13 @@ class BookmarkStore:
         self._lock = threading.Lock()
         self._summaries: dict[int, dict[str, Any]] | None = None
 
+    def sweep(self) -> None:
+        """Remove the temporary files of writes cut short (a power cut, SIGKILL); only the table that owns
+        the folder calls it, when it starts."""
+        if self.folder.is_dir():
+            for leftover in self.folder.glob(".bookmark-*.tmp"):
+                leftover.unlink(missing_ok=True)
+
     def path(self, ident: int) -> Path:
         return self.folder / f"bookmark-{ident:04d}.json"
 

@@ -125,6 +125,8 @@ class TableController:
         self.replays = Replay(lambda game, after: self.gamelog.events(game, after=after))
         folder = folder_beside(log_.path)   # dispute bookmarks beside the game log (table/live/bookmarks.py)
         self.bookmarks = Bookmarks(BookmarkStore(folder), log_) if folder is not None else None
+        if self.bookmarks is not None:
+            self.bookmarks.store.sweep()
         self.buttons = ButtonActions(self)
         hardware.on_button(self.buttons.pressed)
         self._resume_or_start(scene)

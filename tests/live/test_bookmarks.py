@@ -9,9 +9,13 @@ from __future__ import annotations
 import base64
 import json
 import math
+import os
+import signal
 import subprocess
+import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -23,6 +27,7 @@ from table.hw.pinmap import load_pin_map
 from table.hw.strip import ColourCorrection, MockStrip
 from table.live.bookmark_store import BookmarkStore
 from table.live.bookmarks import Bookmarks
+from table.live.gamelog import GameLog
 from table.live.summaries import summary
 from tests.live.live_fakes import CONFIG_DIR
 from tests.live.test_log_faults import fill, mount_tmpfs
@@ -192,3 +197,31 @@ def test_the_cli_lists_and_exports_bookmarks_without_the_table(make_controller, 
     assert err == [f"smarttable bookmarks: {tmp_path / 'game-bookmarks'}: no bookmark 4 (bookmarks: 1)"]
     assert cli_main(["bookmarks", "list", "--log", str(tmp_path / "other.sqlite3")]) == 2
     assert "other-bookmarks: no bookmarks here" in capsys.readouterr().err
+
+
+def test_sigkill_while_bookmarking_loses_no_answered_bookmark(make_controller, tmp_path):
+    log_path = tmp_path / "killed.sqlite3"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    child = subprocess.Popen([sys.executable, str(Path(__file__).parent / "bookmark_stream.py"), str(log_path)],
+                             stdout=subprocess.PIPE, text=True, env=env)
+    assert child.stdout.readline().strip() == "started"
+    answered = [int(child.stdout.readline()) for _ in range(15)]
+    child.send_signal(signal.SIGKILL)            # in the middle of a bookmark: no chance to clean up
+    child.wait()
+    answered += [int(line) for line in child.stdout.read().split()]
+    folder = tmp_path / "killed-bookmarks"
+    (folder / ".bookmark-cut.tmp").write_text('{"format": "smarttable-b')    # as a cut write leaves it
+    store = BookmarkStore(folder)
+    on_disk = [s["id"] for s in store.summaries()]
+    # every bookmark the table answered is on disk, whole; at most the one in flight is there too
+    assert on_disk[:len(answered)] == answered and len(on_disk) <= len(answered) + 1
+    assert all(store.get(i)["measurement"]["answers"]["distance"] for i in on_disk)
+    log = GameLog(log_path)
+    try:
+        logged = [e["id"] for e in log.events(log.current_game()) if e["kind"] == "bookmark"]
+    finally:
+        log.close()
+    assert logged[:len(answered)] == answered and set(logged) <= set(on_disk)   # no event without its file
+    restarted = make_controller(log_path=log_path)          # the table again: cut writes swept away
+    assert [s["id"] for s in restarted.bookmarks.summaries()] == on_disk
+    assert not [p.name for p in folder.iterdir() if not p.name.startswith("bookmark-")]
