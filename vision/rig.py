@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.calibrate import Calibration
 from vision.camera import PinholeCamera
 from vision.merge import CameraView, ObservationMerger
 from vision.pipeline import VisionPipeline
@@ -66,7 +67,7 @@ class CameraRig:
         self.merger = ObservationMerger(float(configs[0]["tracking"]["move_threshold_in"]))
 
     @property
-    def calibration(self) -> Any:
+    def calibration(self) -> Calibration | None:
         """The first camera's calibration (the panel's camera view shows the first camera)."""
         return self.pipelines[0].calibration
 
