@@ -39,16 +39,19 @@ def _one(bookmark_id: str) -> dict[str, Any]:
 @needs_pin
 def take():
     """Keep the evidence of the current measurement: `{"a", "b"}` (the measure card's two model or unit ids),
-    or `{}` for the table's selection (else the shared ruler)."""
+    `{"ruler": true}` (the shared ruler), or `{}` for the table's selection (else the shared ruler)."""
     data = body()
-    only(data, {"a", "b"})
+    only(data, {"a", "b", "ruler"})
+    ruler = data.get("ruler", False)
+    if not isinstance(ruler, bool):
+        raise ApiError(400, "ruler", "expected true or false")
     a, b = (None if data.get(k) is None else known_id(data.get(k), k) for k in ("a", "b"))
     if (a is None) != (b is None):
         raise ApiError(400, "b" if b is None else "a", "give both ends of the measurement, or neither")
     ctx = panel()
     bookmarks = _bookmarks()
     try:
-        result = ctx.controller.command("bookmark", a=a, b=b)
+        result = ctx.controller.command("bookmark", a=a, b=b, ruler=ruler)
     except StorageError as exc:
         raise ApiError(503, "bookmark", str(exc)) from None
     except TableError as exc:

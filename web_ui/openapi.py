@@ -172,7 +172,8 @@ def _bookmark_paths() -> dict[str, Any]:
             "get": _read("Every dispute bookmark: time, question, answer with its error", OBJ, 404),
             "post": _change("Keep the evidence of the current measurement (the two ids of the measure card, "
                             "or none: the table's selection, else the ruler)",
-                            {"oneOf": [_object({}), _object({"a": ID, "b": ID}, ("a", "b"))]}, 404)},
+                            {"oneOf": [_object({}), _object({"a": ID, "b": ID}, ("a", "b")),
+                                       _object({"ruler": {"type": "boolean"}}, ("ruler",))]}, 404)},
         "/api/bookmarks/{bookmark_id}": {"get": _read(
             "A bookmark's evidence: answers, board, rulings, pictures", OBJ, 404, params=one)},
         "/api/bookmarks/{bookmark_id}/export": {"get": {

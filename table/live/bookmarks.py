@@ -122,9 +122,10 @@ def _ruler(state: GameState) -> dict[str, Any]:
             "line": [ruler["from"], ruler["to"]]}
 
 
-def measurement(c: Table, a: str | None, b: str | None) -> tuple[dict[str, Any], list[Model], Scene, Ruleset]:
-    """The current measurement: the answers, the models involved, the scene with the camera's sigmas and
-    the rule system that answered."""
+def measurement(c: Table, a: str | None, b: str | None, ruler: bool = False
+                ) -> tuple[dict[str, Any], list[Model], Scene, Ruleset]:
+    """The current measurement (`ruler`: the shared ruler's): the answers, the models involved, the scene
+    with the camera's sigmas and the rule system that answered."""
     state, ruleset = c.state, c.ruleset()
     if ruleset is None:
         raise QueryError("bookmark: the rule system cannot answer with the current rulings")
@@ -133,6 +134,11 @@ def measurement(c: Table, a: str | None, b: str | None) -> tuple[dict[str, Any],
     ruleset = type(ruleset)(scene, ruleset.rulings) if sigmas else ruleset
     if (a is None) != (b is None):
         raise QueryError("bookmark: give both models of the measurement, or neither (the table's selection)")
+    if ruler:
+        if a is not None or state.ruler is None:
+            raise QueryError("bookmark: no ruler is laid" if state.ruler is None
+                             else "bookmark: the ruler or two models, not both")
+        return _ruler(state), [], scene, ruleset
     if a is None and state.selected is not None and state.target is not None:
         a, b = state.selected, state.target
     if a is not None and b is not None:
@@ -162,13 +168,13 @@ def _pictures(c: Table, models: list[Model], line: list[list[float]]
     return shown, camera
 
 
-def bookmark(c: Table, a: Any = None, b: Any = None) -> dict[str, Any]:
+def bookmark(c: Table, a: Any = None, b: Any = None, ruler: bool = False) -> dict[str, Any]:
     """The `bookmark` command: keep the evidence of the current measurement (`a`, `b`: the two model or
-    unit ids the panel's card measures; neither: the table's selection, else the ruler). Written to disk
-    before its `bookmark` event goes to the game log."""
+    unit ids the panel's card measures; `ruler`: the shared ruler; none: the table's selection, else the
+    ruler). Written to disk before its `bookmark` event goes to the game log."""
     if c.bookmarks is None:
         raise QueryError("bookmark: this table keeps no bookmarks (its game log is in memory)")
-    found, models, scene, ruleset = measurement(c, a, b)
+    found, models, scene, ruleset = measurement(c, a, b, bool(ruler))
     shown, camera = _pictures(c, models, found["line"])
     store = c.bookmarks.store
     ident = store.next_id()

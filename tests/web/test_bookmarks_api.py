@@ -65,3 +65,18 @@ def test_too_close_to_call_is_said_in_words(tmp_path):
         assert "Too close to call" in html and "band: standard or cold" in html and "Measure by hand." in html
     finally:
         controller.close()
+
+
+def test_the_shared_ruler_is_bookmarked_on_request(client, auth):
+    reply = client.post("/api/bookmarks", json={"ruler": True}, headers=auth)
+    assert reply.status_code == 409 and "no ruler is laid" in reply.get_json()["error"]
+    assert client.post("/api/ruler", json={"from": [1, 1], "to": [4, 5]}, headers=auth).status_code == 200
+    client.post("/api/select", json={"id": "rifles-1"}, headers=auth)
+    client.post("/api/target", json={"id": "sniper-1"}, headers=auth)
+    reply = client.post("/api/bookmarks", json={"ruler": True}, headers=auth)      # not the selection
+    assert reply.get_json()["result"]["bookmark"]["text"] == '5.00"'
+    assert reply.get_json()["result"]["bookmark"]["between"] == [[1.0, 1.0], [4.0, 5.0]]
+    reply = client.post("/api/bookmarks", json={"ruler": True, "a": "rifles-1", "b": "sniper-1"}, headers=auth)
+    assert reply.status_code == 409 and "not both" in reply.get_json()["error"]
+    reply = client.post("/api/bookmarks", json={"ruler": "yes"}, headers=auth)
+    assert reply.status_code == 400 and reply.get_json()["field"] == "ruler"

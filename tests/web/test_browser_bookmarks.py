@@ -60,6 +60,15 @@ def test_tap_bookmark_list_it_and_open_its_export_offline(browser, seen_table, t
         expect(entry).to_contain_text("Bookmark 1: distance rifles-1 → raiders-1")
         expect(page.locator("#log li[data-kind='bookmark']")).to_contain_text(f"Bookmark 1: distance rifles-1 → "
                                                                               f"raiders-1, {shown}")
+        # the shared ruler, laid by another phone: its Bookmark button keeps it
+        laid = page.request.post(seen_table.url + "/api/ruler", data={"from": [1, 1], "to": [4, 5]},
+                                 headers={"X-Table-PIN": PIN})
+        assert laid.ok
+        page.goto(seen_table.url + "/#board")
+        page.locator("#ruler-bookmark").tap()
+        expect(page.locator("#toast")).to_contain_text("Bookmarked")
+        page.goto(seen_table.url + "/#log")
+        expect(page.locator("#bookmarks li[data-bookmark='2']")).to_contain_text('ruler (1.0, 1.0) → (4.0, 5.0)5.00"')
         page.screenshot(path=str(ARTIFACTS / "bookmarks-list.png"))
         link = entry.get_by_role("link", name="Export")
         expect(link).to_be_visible()

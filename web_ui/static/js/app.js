@@ -4,7 +4,7 @@ import { coverCrossed, drawBoard, hexLayout, modelsNear, playerColour, terrainAt
   from "./board.js";
 import { renderDice } from "./dice.js";
 import { refreshLog } from "./log.js";
-import { bookmarkButton, refreshBookmarks } from "./bookmarks.js";
+import { bookmarkButton, refreshBookmarks, takeBookmark } from "./bookmarks.js";
 import { renderSetup, setupForms, showSetup } from "./setup.js";
 import { unitFacts, renderVictory } from "./cards.js";
 import { blockingHexes, coverWords, drawOverlays } from "./overlays.js";
@@ -259,6 +259,7 @@ function renderRulerBar() {
     : "Ruler";
   $("ruler-text").textContent = ruler ? `Ruler: ${ruler.distance.toFixed(2)}"` : "";
   $("ruler-clear").hidden = !ruler;
+  $("ruler-bookmark").hidden = !ruler;
 }
 
 function onBoardTap(x, y) {
@@ -554,6 +555,7 @@ $("ruler-mode").addEventListener("click", () => {
   app.rulerMode = !app.rulerMode; app.view.rulerStart = null; redraw();
 });
 $("ruler-clear").addEventListener("click", clearRuler);
+$("ruler-bookmark").addEventListener("click", () => takeBookmark({ ruler: true }));
 // Changes that cannot be taken back by a tap elsewhere ask first; undo takes back the last change.
 $("next-phase").addEventListener("click", async () => {
   const p = app.state?.phase || {}, phases = p.phases || [];

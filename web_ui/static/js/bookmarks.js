@@ -5,13 +5,19 @@ import { attempt, el, getJSON, send } from "./api.js";
 const words = (s) => String(s ?? "").replace(/_/g, " ");
 const end = (x) => (Array.isArray(x) ? `(${x.map((v) => Number(v).toFixed(1)).join(", ")})` : String(x));
 
-// The measure card's Bookmark button for the two models (or units) it measures.
-export function bookmarkButton(a, b) {
-  return el("button", { type: "button", class: "changes", id: "bookmark", on: { click: () => attempt(async () => {
-    const { result } = await send("POST", "/api/bookmarks", { a, b });
+// Keep a bookmark of `what` ({a, b}: two models or units; {ruler: true}: the shared ruler).
+export function takeBookmark(what) {
+  return attempt(async () => {
+    const { result } = await send("POST", "/api/bookmarks", what);
     refreshBookmarks();
     return result.bookmark;
-  }, "Bookmarked: the evidence is kept (Log, Bookmarks)") } }, "Bookmark");
+  }, "Bookmarked: the evidence is kept (Log, Bookmarks)");
+}
+
+// The measure card's Bookmark button for the two models (or units) it measures.
+export function bookmarkButton(a, b) {
+  return el("button", { type: "button", class: "changes", id: "bookmark",
+                        on: { click: () => takeBookmark({ a, b }) } }, "Bookmark");
 }
 
 function item(b) {
