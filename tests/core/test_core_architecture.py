@@ -1,6 +1,7 @@
 """The import arrows of ARCHITECTURE.md hold: each room imports only what it may."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ HARDWARE_LIBS = ("gpiozero", "spidev", "lgpio", "RPi", "picamera2")
 WEB_LIBS = ("flask", "werkzeug", "waitress")
 
 
-def imports_of(path: Path) -> set[str]:
+@functools.cache           # each file parsed once, whichever rooms it is checked for
+def imports_of(path: Path) -> frozenset[str]:
     """Every module a file imports, anywhere in it (lazy imports inside functions included)."""
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -18,7 +20,7 @@ def imports_of(path: Path) -> set[str]:
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
-    return names
+    return frozenset(names)
 
 
 def files(*rooms: str, exclude: tuple[str, ...] = ()) -> list[Path]:

@@ -2,6 +2,7 @@
 type checker needs is a circle in the design; engine modules depend on narrow protocols instead)."""
 
 import ast
+import functools
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -23,6 +24,7 @@ def resolve(name: str, known: set[str]) -> str | None:
     return name or None
 
 
+@functools.cache       # parsed once for both tests
 def graph() -> dict[str, set[str]]:
     paths = [p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))]
     known = {module_name(p) for p in paths}

@@ -5,6 +5,7 @@ Allowed to name them: table/rules/ (the systems themselves), docs/ and README.md
 tests/ and data files (scenes, config, the entry points in pyproject.toml), and bench/ (benchmarks of
 one system's engine each, like tests)."""
 
+import os
 import re
 from pathlib import Path
 
@@ -16,11 +17,14 @@ ALLOWED = ("table/rules", "docs", "tests", "bench")
 
 def code_files() -> list[Path]:
     found = []
-    for path in sorted(ROOT.rglob("*")):
-        relative = path.relative_to(ROOT)
-        if (path.is_file() and path.suffix in CODE and not any(p.startswith(".") for p in relative.parts)
-                and not any(relative.is_relative_to(a) for a in ALLOWED) and ".egg-info" not in str(relative)):
-            found.append(path)
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))     # never into .venv, .git, ...
+        for name in sorted(files):
+            path = Path(folder, name)
+            relative = path.relative_to(ROOT)
+            if (path.suffix in CODE and not name.startswith(".") and ".egg-info" not in str(relative)
+                    and not any(relative.is_relative_to(a) for a in ALLOWED)):
+                found.append(path)
     return found
 
 
