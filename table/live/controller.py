@@ -32,15 +32,18 @@ Threads: who runs where, what is shared, which lock guards it (the one place thi
 - The panel's threads (waitress) and MQTT's command thread: `command` checks the parameters,
   takes `_lock` to run the handler and refresh, then waits, without `_lock`, on the journal's
   condition for the commit and on the worker for the snapshot. Reads (`snapshot`,
-  `wait_for_change`, SSE) take only the publisher's condition. `camera_jpeg` copies the newest
-  frame under `_lock` and encodes it on the camera view's own thread.
+  `wait_for_change`, SSE) take only the publisher's condition; `questions` reads the published
+  snapshot and state there, then shares the panel's own rule system under `PanelRules`' lock
+  (never the frame path's). The replay (under its own lock) and the bookmarks (the store's lock)
+  read the game log, which has its own lock. `camera_jpeg` copies the newest frame under `_lock`
+  and encodes it on the camera view's own thread.
 - gpiozero's button thread: `ButtonActions` sends commands, as the panel does.
 
 `_lock` (an RLock: a command's handler emits events and refreshes inside it) guards everything
 not named above: the session, the sightings, the answers, the warnings, the LED output, `status`.
 Lock order: `_lock`, then the journal's condition, the reports' lock or the publisher's condition;
-nothing holding one of those takes `_lock`. Nobody waits for the worker while holding `_lock`,
-except `start_game`, whose job takes no lock.
+nothing holding one of those takes `_lock` or another of them. Nobody waits for the worker while
+holding `_lock`, except `start_game`, whose job takes no lock.
 """
 
 from __future__ import annotations
