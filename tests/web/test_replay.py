@@ -4,9 +4,13 @@ what was selected and measured (with the camera's error bar), and which warning 
 from __future__ import annotations
 
 import math
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from table.live.replay import Replay
 from tests.web.replay_game import MOVED, MOVED_HEADING, RAIDER, RIFLE, START, play
 from tests.web.server import make_app
 
@@ -129,3 +133,32 @@ def test_an_earlier_game_stays_in_the_replay_after_a_new_one_starts(played, repl
 def test_a_bad_game_is_refused_naming_it(replay_client, game, status):
     response = replay_client.get(f"/api/replay?game={game}")
     assert response.status_code == status and response.get_json()["field"] == "game"
+
+
+
+def test_phones_scrubbing_while_the_game_goes_on_each_get_the_board_they_asked_for(played, tmp_path):
+    app = make_app(played.controller, tmp_path)
+    playing = threading.Event()
+    playing.set()
+
+    def scrub(phone: int) -> dict[int, dict]:
+        client, rng, seen = app.test_client(), random.Random(phone), {}
+        while playing.is_set():
+            seqs = [e["seq"] for e in client.get("/api/replay").get_json()["events"]]
+            assert seqs == sorted(set(seqs))                            # every event once, in order
+            for seq in rng.sample(seqs, min(len(seqs), 4)):
+                seen[seq] = client.get(f"/api/replay/{seq}").get_json()
+        return seen
+
+    with ThreadPoolExecutor(4) as pool:
+        phones = [pool.submit(scrub, phone) for phone in range(3)]
+        for turn in range(30):                                         # the players go on meanwhile
+            played.controller.command("select", id=["rifles-1", "sniper-1", "gunner-1"][turn % 3])
+        playing.clear()
+        seen = [phone.result() for phone in phones]
+    logged = [e["seq"] for e in played.controller.gamelog.events(played.controller.game)]
+    assert [e["seq"] for e in app.test_client().get("/api/replay").get_json()["events"]] == logged
+    afresh = Replay(lambda game, after: played.controller.gamelog.events(game, after=after))
+    for views in seen:
+        for seq, view in views.items():
+            assert {**view, "count": None} == {**afresh.at(played.controller.game, seq), "count": None}
