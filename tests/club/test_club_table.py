@@ -62,14 +62,16 @@ def test_available_is_retained_online_and_offline_on_a_clean_stop(broker, tmp_pa
 def test_state_is_the_api_state_document_retained(table, broker):
     table.controller.command("select", id="rifles")
     table.controller.settle()
-    recorder = Recorder(broker.url, "smarttable/t1/state")
     snapshot = table.controller.snapshot()
     http = json.loads(SnapshotText().json(snapshot))        # what GET /api/state answers
-    got = recorder.wait(lambda: [s for s in recorder.json("state") if s["seq"] == snapshot.seq])
-    assert got and got[0] == http
-    assert got[0]["selection"]["model"] == "rifles-1" and got[0]["scene"]["models"]
-    assert recorder.messages[0][2] is True          # retained: a late subscriber gets it first
-    recorder.close()
+    watcher = Recorder(broker.url, "smarttable/t1/state")   # until the table has published this state
+    assert watcher.wait(lambda: [s for s in watcher.json("state") if s["seq"] == snapshot.seq])
+    late = Recorder(broker.url, "smarttable/t1/state")      # joins after it: gets the retained one first
+    assert late.wait(lambda: late.messages)
+    topic, payload, retained, _ = late.messages[0]
+    assert retained is True and json.loads(payload) == http
+    assert http["selection"]["model"] == "rifles-1" and http["scene"]["models"]
+    watcher.close(), late.close()
 
 
 def test_state_is_rate_limited(table, broker):
