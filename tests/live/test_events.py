@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -16,7 +14,8 @@ from table.errors import TableError
 from table.live.events import Roll, decode, encode
 from table.live.session import replay
 from table.live.state import Activation, GameState
-from tests.live.live_fakes import DATA, ROOT
+from tests.inprocess import smarttable
+from tests.live.live_fakes import DATA
 
 OLD_LOGS = DATA / "old_logs"      # written by the table before events were typed (make_old_logs.py)
 GAMES = ("synaptik", "syniad")
@@ -103,8 +102,7 @@ def test_a_bad_event_in_an_exported_log_is_one_line_naming_it(tmp_path):
     events[4] = {**events[4], "to": [38.0, None]}
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(json.dumps(e) + "\n" for e in events))
-    done = subprocess.run([sys.executable, "-m", "table.cli", "log", "replay", str(bad)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    done = smarttable("log", "replay", str(bad))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "event 4: move.to[1]: expected a number, got null" in done.stderr
 
