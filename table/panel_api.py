@@ -39,6 +39,13 @@ class PanelController(Controller, Protocol):
         """The dispute bookmarks; None for a table whose game log is in memory (nowhere to keep them)."""
         ...
 
+    def take_bookmark(self, a: str | None = None, b: str | None = None,
+                      ruler: bool = False) -> dict[str, Any]:
+        """Keep a dispute bookmark of two models or units (`a`, `b`), the shared ruler, or (neither) the
+        table's selection, else the ruler: `{"bookmark": summary}`. QueryError when there is nothing to
+        bookmark or nowhere to keep it, StorageError when it cannot be written."""
+        ...
+
     def questions(self) -> tuple[Snapshot, Ruleset]:
         """The newest snapshot and the rule system that answers read-only questions about its scene
         (with the camera's error bars and the snapshot's rulings): asking it never changes the game.

@@ -51,7 +51,7 @@ def take():
     ctx = panel()
     bookmarks = _bookmarks()
     try:
-        result = ctx.controller.command("bookmark", a=a, b=b, ruler=ruler)
+        result = ctx.controller.take_bookmark(a, b, ruler)
     except StorageError as exc:
         raise ApiError(503, "bookmark", str(exc)) from None
     except TableError as exc:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from table.errors import QueryError, TableError
@@ -32,8 +33,10 @@ QUESTIONS = ("distance", "band", "los", "arc")      # what the panel's measure c
 class Table(Protocol):
     """What a bookmark needs of the controller (`table.live.controller.TableController`)."""
 
-    game: int | None
     bookmarks: Bookmarks | None
+
+    @property
+    def game(self) -> int: ...
 
     @property
     def state(self) -> GameState: ...
@@ -45,6 +48,33 @@ class Table(Protocol):
     def latest_frame(self) -> tuple[Any, Any]: ...
 
     def emit(self, event: Event) -> GameState: ...
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The table at the instant a bookmark is asked for (taken under the controller's lock, cheaply): the
+    game, the rule system with the camera's sigmas, and the newest frame with its calibration."""
+
+    game: int
+    state: GameState
+    ruleset: Ruleset
+    frame: Any
+    calibration: Any
+
+
+def moment(c: Table) -> Moment:
+    """The table now (call holding the controller's lock); QueryError when it keeps no bookmarks or its
+    rule system cannot answer."""
+    if c.bookmarks is None:
+        raise QueryError("bookmark: this table keeps no bookmarks (its game log is in memory)")
+    ruleset = c.ruleset()
+    if ruleset is None:
+        raise QueryError("bookmark: the rule system cannot answer with the current rulings")
+    sigmas = c.model_sigmas()
+    if sigmas:
+        ruleset = type(ruleset)(with_sigmas(ruleset.scene, sigmas), ruleset.rulings)
+    frame, calibration = c.latest_frame()
+    return Moment(c.game, c.state, ruleset, frame, calibration)
 
 
 class Bookmarks:
@@ -122,70 +152,70 @@ def _ruler(state: GameState) -> dict[str, Any]:
             "line": [ruler["from"], ruler["to"]]}
 
 
-def measurement(c: Table, a: str | None, b: str | None, ruler: bool = False
-                ) -> tuple[dict[str, Any], list[Model], Scene, Ruleset]:
-    """The current measurement (`ruler`: the shared ruler's): the answers, the models involved, the scene
-    with the camera's sigmas and the rule system that answered."""
-    state, ruleset = c.state, c.ruleset()
-    if ruleset is None:
-        raise QueryError("bookmark: the rule system cannot answer with the current rulings")
-    sigmas = c.model_sigmas()
-    scene = with_sigmas(state.scene, sigmas)
-    ruleset = type(ruleset)(scene, ruleset.rulings) if sigmas else ruleset
+def measurement(m: Moment, a: str | None, b: str | None, ruler: bool = False
+                ) -> tuple[dict[str, Any], list[Model]]:
+    """The measurement asked for (`a`, `b`: two model or unit ids; `ruler`: the shared ruler; none: the
+    table's selection, else the ruler): the answers and the models involved."""
+    state = m.state
     if (a is None) != (b is None):
         raise QueryError("bookmark: give both models of the measurement, or neither (the table's selection)")
     if ruler:
         if a is not None or state.ruler is None:
             raise QueryError("bookmark: no ruler is laid" if state.ruler is None
                              else "bookmark: the ruler or two models, not both")
-        return _ruler(state), [], scene, ruleset
+        return _ruler(state), []
     if a is None and state.selected is not None and state.target is not None:
         a, b = state.selected, state.target
     if a is not None and b is not None:
-        found, models = _pair(state, ruleset, str(a), str(b))
-        return found, models, scene, ruleset
+        return _pair(state, m.ruleset, str(a), str(b))
     if state.ruler is not None:
-        return _ruler(state), [], scene, ruleset
+        return _ruler(state), []
     raise QueryError("bookmark: nothing measured: tap two models, select a model and a target, "
                      "or lay the ruler")
 
 
-def _pictures(c: Table, models: list[Model], line: list[list[float]]
+def _pictures(m: Moment, models: list[Model], line: list[list[float]]
               ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The camera's pictures of the measurement, and what the camera was doing (no frame: none)."""
-    frame, calibration = c.latest_frame()
-    if frame is None or calibration is None:
-        return [], {"frame": None, "calibrated": calibration is not None}
+    if m.frame is None or m.calibration is None:
+        return [], {"frame": None, "calibrated": m.calibration is not None}
     from table.live.evidence_images import Mark, pictures
 
-    marks = [Mark(m.id, *m.position, tuple((float(x), float(y)) for x, y in footprint_vertices(m)))
-             for m in models]
+    marks = [Mark(x.id, *x.position, tuple((float(u), float(v)) for u, v in footprint_vertices(x)))
+             for x in models]
     (x0, y0), (x1, y1) = line
-    shown = pictures(frame.image, calibration, marks, ((x0, y0), (x1, y1)))
-    height, width = frame.image.shape[:2]
-    camera = {"frame": frame.index, "width": width, "height": height, "calibrated": True,
-              "reprojection_error_px": round(float(calibration.reprojection_error_px), 3)}
+    shown = pictures(m.frame.image, m.calibration, marks, ((x0, y0), (x1, y1)))
+    height, width = m.frame.image.shape[:2]
+    camera = {"frame": m.frame.index, "width": width, "height": height, "calibrated": True,
+              "reprojection_error_px": round(float(m.calibration.reprojection_error_px), 3)}
     return shown, camera
 
 
-def bookmark(c: Table, a: Any = None, b: Any = None, ruler: bool = False) -> dict[str, Any]:
-    """The `bookmark` command: keep the evidence of the current measurement (`a`, `b`: the two model or
-    unit ids the panel's card measures; `ruler`: the shared ruler; none: the table's selection, else the
-    ruler). Written to disk before its `bookmark` event goes to the game log."""
+def evidence(m: Moment, a: Any = None, b: Any = None, ruler: bool = False) -> dict[str, Any]:
+    """The bookmark's evidence from the moment it was asked for (the slow part: the answers with the camera's
+    error, the pictures; run without the controller's lock). Its `id` is given when it is kept."""
+    found, models = measurement(m, None if a is None else str(a), None if b is None else str(b), ruler)
+    shown, camera = _pictures(m, models, found["line"])
+    now = time.time()
+    scene = m.ruleset.scene
+    return {"format": FORMAT, "id": None, "time": now,
+            "time_text": time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(now)), "game": m.game,
+            "ruleset": scene.ruleset, "rulings": m.ruleset.rulings, "phase": m.state.phase_dict(),
+            "measurement": {**found, "models": [x.id for x in models]}, "scene": scene_to_dict(scene),
+            "camera": camera, "pictures": shown}
+
+
+def keep(c: Table, document: dict[str, Any]) -> dict[str, Any]:
+    """Write the evidence to disk, then log its `bookmark` event (call holding the controller's lock, so
+    the ids follow the log's order); its summary."""
     if c.bookmarks is None:
         raise QueryError("bookmark: this table keeps no bookmarks (its game log is in memory)")
-    found, models, scene, ruleset = measurement(c, a, b, bool(ruler))
-    shown, camera = _pictures(c, models, found["line"])
     store = c.bookmarks.store
-    ident = store.next_id()
-    now = time.time()
-    document = {"format": FORMAT, "id": ident, "time": now,
-                "time_text": time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(now)), "game": c.game,
-                "ruleset": scene.ruleset, "rulings": ruleset.rulings, "phase": c.state.phase_dict(),
-                "measurement": {**found, "models": [m.id for m in models]}, "scene": scene_to_dict(scene),
-                "camera": camera, "pictures": shown}
+    found = document["measurement"]
+    document = {**document, "id": store.next_id()}
     store.save(document)
-    c.emit(Bookmark(ident, found["question"], found["between"], answer_text(found), too_close(found)))
+    text = answer_text(found)
+    c.emit(Bookmark(document["id"], found["question"], found["between"], text, too_close(found)))
     return {"bookmark": {k: document[k] for k in ("id", "time", "game")} | {
         "question": found["question"], "between": found["between"], "text": answer_text(found),
-        "too_close_to_call": too_close(found), "pictures": len(shown)}}
+        "too_close_to_call": too_close(found), "pictures": len(document["pictures"])}}

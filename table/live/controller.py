@@ -63,7 +63,7 @@ from table.live import close_call, highlight, markers
 from table.live.answering import Answering, Reports
 from table.live.background import Background
 from table.live.bookmark_store import BookmarkStore, folder_beside
-from table.live.bookmarks import Bookmarks
+from table.live.bookmarks import Bookmarks, evidence, keep, moment
 from table.live.camera_view import OncePerFrame
 from table.live.capture import Capture, LatestFrame, SourceOpener
 from table.live.display import regions_for
@@ -223,12 +223,26 @@ class TableController:
         if run is None:
             raise QueryError(f"unknown command {name!r} (known: {', '.join(sorted(COMMANDS))})")
         check_params(name, run, params)
+        return self._change(lambda: run(self, **params))
+
+    def _change(self, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """Run a change holding `_lock` and refresh; return once its events are on disk."""
         with self._lock:
-            result = run(self, **params)
+            result = run()
             self._refresh()
             upto = self.journal.emitted
         self._wait_saved(upto)
         return result
+
+    def take_bookmark(self, a: str | None = None, b: str | None = None,
+                      ruler: bool = False) -> dict[str, Any]:
+        """Keep a dispute bookmark (table/live/bookmarks.py) of two models or units, the ruler, or (none
+        given) the table's selection, else the ruler. The table is read under `_lock`; the answers with the
+        camera's error and the pictures (the slow part) are made without it, so the LEDs never wait."""
+        with self._lock:
+            now = moment(self)
+        document = evidence(now, a, b, ruler)
+        return self._change(lambda: keep(self, document))
 
     def model_sigmas(self) -> Sigmas:
         """How sure the camera is of each model now: model id -> (sigma inches, heading_sigma degrees)."""

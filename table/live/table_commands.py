@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 from table.errors import QueryError, TableError
 from table.live import display, rolls
-from table.live.bookmarks import bookmark
 from table.live.events import (
     Acknowledge,
     AssignMarker,
@@ -69,6 +68,9 @@ class TableController(Protocol):
     def ruleset(self) -> Ruleset | None: ...
 
     def start_game(self, scene: Scene) -> None: ...
+
+    def take_bookmark(self, a: str | None = None, b: str | None = None,
+                      ruler: bool = False) -> dict[str, Any]: ...
 
 log = logging.getLogger(__name__)
 
@@ -242,7 +244,7 @@ COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
     "roll": roll, "acknowledge": acknowledge, "set_terrain": set_terrain, "assign_marker": assign_marker,
     "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
-    "weapon": weapon, "ruler": ruler, "bookmark": bookmark,
+    "weapon": weapon, "ruler": ruler,
 }
 
 
@@ -277,7 +279,7 @@ class ButtonActions:
             if name == "select":
                 self.c.command("select", id=None) if held else self.cycle_selection()
             elif name == "measure":
-                self.c.command("bookmark") if held else self.cycle_target()
+                self.c.take_bookmark() if held else self.cycle_target()
             elif name == "next_phase":
                 self.cycle_weapon() if held else self.c.command("advance_phase")
             elif name == "undo" and not held:

@@ -25,7 +25,7 @@ def main(log_path: str) -> None:
     count = 0
     while True:
         a, b = pairs[count % len(pairs)]
-        taken = controller.command("bookmark", a=a, b=b)["bookmark"]
+        taken = controller.take_bookmark(a, b)["bookmark"]
         count += 1
         print(taken["id"], flush=True)
 

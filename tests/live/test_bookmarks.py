@@ -60,7 +60,7 @@ def decode(picture):
 
 def test_each_crop_shows_its_models_marker_where_the_overlay_draws_it(seen, camera, config):
     truth = {m.id: m for m in camera.scene.markers}
-    taken = seen.command("bookmark", a="rifles-1", b="raiders-1")["bookmark"]
+    taken = seen.take_bookmark("rifles-1", "raiders-1")["bookmark"]
     doc = seen.bookmarks.get(taken["id"])
     crops = {p["model"]: p for p in doc["pictures"] if p["kind"] == "crop"}
     assert sorted(crops) == ["raiders-1", "rifles-1"]
@@ -99,14 +99,14 @@ def test_each_crop_shows_its_models_marker_where_the_overlay_draws_it(seen, came
 def test_the_tables_selection_or_else_the_ruler_is_the_measurement(make_controller):
     c = make_controller()
     with pytest.raises(QueryError, match="nothing measured"):
-        c.command("bookmark")
+        c.take_bookmark()
     c.command("ruler", a="0,0", b="3,4")
-    assert c.command("bookmark")["bookmark"]["text"] == '5.00"'
+    assert c.take_bookmark()["bookmark"]["text"] == '5.00"'
     logged = [e for e in c.gamelog.events(c.game) if e["kind"] == "bookmark"]
     assert summary(logged[0]) == 'Bookmark 1: ruler (0.0, 0.0) → (3.0, 4.0), 5.00".'    # the log's sentence
     c.command("select", id="rifles-1")
     c.command("target", id="raiders")                       # a unit: measured from its nearest model
-    doc = c.bookmarks.get(c.command("bookmark")["bookmark"]["id"])
+    doc = c.bookmarks.get(c.take_bookmark()["bookmark"]["id"])
     assert doc["measurement"]["between"] == ["rifles-1", "raiders"]
     assert doc["measurement"]["models"][0] == "rifles-1" and doc["measurement"]["models"][1].startswith("raiders")
     assert doc["pictures"] == [] and doc["camera"] == {"frame": None, "calibrated": False}
@@ -115,13 +115,13 @@ def test_the_tables_selection_or_else_the_ruler_is_the_measurement(make_controll
 
 def test_bookmarks_survive_a_restart_and_read_from_disk_alone(make_controller, tmp_path):
     c = make_controller()
-    c.command("bookmark", a="rifles-1", b="sniper-1")
+    c.take_bookmark("rifles-1", "sniper-1")
     c.close()
     on_disk = json.loads((tmp_path / "game-bookmarks" / "bookmark-0001.json").read_text())
     assert on_disk["measurement"]["between"] == ["rifles-1", "sniper-1"]
     again = make_controller()                              # the same log: the game resumes
     assert [s["between"] for s in again.bookmarks.summaries()] == [["rifles-1", "sniper-1"]]
-    assert again.command("bookmark", a="rifles-2", b="sniper-1")["bookmark"]["id"] == 2
+    assert again.take_bookmark("rifles-2", "sniper-1")["bookmark"]["id"] == 2
 
 
 @pytest.fixture
@@ -137,12 +137,12 @@ def test_a_full_disk_refuses_the_bookmark_and_loses_nothing(seen, small_disk):
     filler = fill(small_disk)
     before = len(seen.gamelog.events(seen.game))
     with pytest.raises(StorageError, match=f"bookmark not saved: {small_disk / 'bookmarks'}: No space left"):
-        seen.command("bookmark", a="rifles-1", b="raiders-1")
+        seen.take_bookmark("rifles-1", "raiders-1")
     folder = small_disk / "bookmarks"
     assert not folder.exists() or list(folder.iterdir()) == []        # no half-written file, no temporary
     assert len(seen.gamelog.events(seen.game)) == before               # and no bookmark event
     filler.unlink()
-    taken = seen.command("bookmark", a="rifles-1", b="raiders-1")["bookmark"]
+    taken = seen.take_bookmark("rifles-1", "raiders-1")["bookmark"]
     assert taken["id"] == 1 and [p.name for p in folder.iterdir()] == ["bookmark-0001.json"]
     assert BookmarkStore(folder).get(1)["pictures"]                    # complete, read by a fresh store
 
@@ -153,7 +153,7 @@ def test_a_read_only_folder_refuses_the_bookmark(make_controller, small_disk):
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     c.bookmarks = Bookmarks(BookmarkStore(small_disk / "bookmarks"), c.gamelog)
     with pytest.raises(StorageError, match="bookmark not saved: .*Read-only file system"):
-        c.command("bookmark", a="rifles-1", b="sniper-1")
+        c.take_bookmark("rifles-1", "sniper-1")
     assert not any(e["kind"] == "bookmark" for e in c.gamelog.events(c.game))
 
 
@@ -182,7 +182,7 @@ def test_the_cli_lists_and_exports_bookmarks_without_the_table(make_controller, 
     from table.cli import main as cli_main
 
     c = make_controller()
-    taken = c.command("bookmark", a="rifles-1", b="sniper-1")["bookmark"]
+    taken = c.take_bookmark("rifles-1", "sniper-1")["bookmark"]
     c.close()
     log = str(tmp_path / "game.sqlite3")
     assert cli_main(["bookmarks", "list", "--log", log]) == 0

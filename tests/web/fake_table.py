@@ -93,6 +93,9 @@ class FakeTable:
     def replay_at(self, seq: int) -> dict[str, Any] | None:
         return None            # the fake keeps no past boards: every event is "not in this game"
 
+    def take_bookmark(self, a: str | None = None, b: str | None = None, ruler: bool = False) -> dict[str, Any]:
+        raise QueryError("bookmark: this table keeps no bookmarks")
+
     def show_pin(self, pin: str) -> None:
         self.pins_shown.append(pin)
 
