@@ -38,6 +38,9 @@ Threads: who runs where, what is shared, which lock guards it (the one place thi
   read the game log, which has its own lock. `camera_jpeg` copies the newest frame under `_lock`
   and encodes it on the camera view's own thread.
 - gpiozero's button thread: `ButtonActions` sends commands, as the panel does.
+- `take_bookmark` (the panel, a long press of `measure`): reads the table under `_lock` in an instant,
+  makes the evidence (answers with the camera's error, the frame's crops) without it, then writes it
+  and logs its event under `_lock` and waits for the commit, as `command` does.
 
 `_lock` (an RLock: a command's handler emits events and refreshes inside it) guards everything
 not named above: the session, the sightings, the answers, the warnings, the LED output, `status`.
