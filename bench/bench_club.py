@@ -105,7 +105,7 @@ def demo_state() -> dict[str, Any]:
 
     config = load_config()
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
     controller = TableController(config, hardware=hardware, layout=layout, log_=GameLog(":memory:"),
                                  pipeline=None, scene=load_scene(DEMO_SCENE), seed=3)
     try:

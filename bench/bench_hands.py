@@ -38,7 +38,7 @@ import numpy as np
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 import table.live.answering as answering
-from table.config import Config, validate
+from table.config import Config, from_document
 from table.hw import build_hardware
 from table.live.controller import TableController
 from table.live.gamelog import GameLog
@@ -60,7 +60,7 @@ CARRIES = {23: (38.0, 10.0, 135.0), 22: (12.45 + 8.0, 8.78, 180.0)}  # marker: w
 
 
 def config_for(size: tuple[int, int], fps: float) -> Config:
-    return Config(validate({"camera": {"width": size[0], "height": size[1], "fps": fps}}, "<bench>"), None)
+    return from_document({"camera": {"width": size[0], "height": size[1], "fps": fps}}, "<bench>")
 
 
 def rest(scene: SyntheticScene, hand: Hand, frames: int) -> list[SyntheticScene]:
@@ -104,7 +104,7 @@ def script(config: Config) -> list[SyntheticScene]:
 
 def rendered(config: Config, scenes: list[SyntheticScene]) -> list[np.ndarray]:
     """The frames, from the cache when it holds them (keyed by script, size and render options)."""
-    size = (int(config["camera"]["width"]), int(config["camera"]["height"]))
+    size = (int(config.camera.width), int(config.camera.height))
     key = hashlib.sha256(repr((scenes, size, OPTIONS, NOISE_SIGMA)).encode()).hexdigest()[:16]
     folder = CACHE / f"{size[0]}x{size[1]}-{key}"
     if (folder / "done").exists():
@@ -112,7 +112,7 @@ def rendered(config: Config, scenes: list[SyntheticScene]) -> list[np.ndarray]:
     folder.mkdir(parents=True, exist_ok=True)
     camera = PinholeCamera.overhead(size, scenes[0].board, tilt_deg=(3.0, -2.0))
     renderer = Renderer(camera, scenes[0].board, OPTIONS)
-    corners = {int(k) for k in config["markers"]["corners"]}
+    corners = {int(k) for k in config.markers.corners}
     rng = np.random.default_rng(5)
     clean: dict[SyntheticScene, np.ndarray] = {}
     frames = []
@@ -164,10 +164,10 @@ def replay(config: Config, frames: list[np.ndarray], slowdown: float | None = No
     `slowdown` (a dedicated core that many times slower: its frame budget shrinks to match): the
     loop takes the newest frame that has arrived by then, as the capture slot gives it."""
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True,
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True,
                               factory=MockFactory(pin_class=MockPWMPin))
     pipeline = VisionPipeline(config)
-    fps = float(config["camera"]["fps"])
+    fps = float(config.camera.fps)
     log_dir = tempfile.mkdtemp(prefix="bench-hands-")
     controller = TableController(config, hardware=hardware, layout=layout, pipeline=pipeline,
                                  log_=GameLog(Path(log_dir) / "bench.sqlite3"), scene=load_scene(SCENE),

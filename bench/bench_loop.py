@@ -41,7 +41,7 @@ def scripted_frames(config, count: int):
     """Frames of the demo board; every 15 frames something happens (pointer, moves)."""
     base = from_scene(load_scene(SCENE), config)
     camera = SyntheticSource(config, base, realtime=False)
-    pointer = SceneMarker(config["markers"]["pointer_id"], 9.0, 38.8, 0.0, 15.0)
+    pointer = SceneMarker(config.markers.pointer_id, 9.0, 38.8, 0.0, 15.0)
     beats = {15: lambda s: replace(s, markers=s.markers + (pointer,)),
              30: lambda s: s.with_marker(23, y=12.0),
              45: lambda s: s.with_marker(22, x=15.5, y=9.0),
@@ -76,7 +76,7 @@ class LoopRun:
 def run_loop(config, frames: int, inline: bool = False) -> LoopRun:
     """The whole loop on mock hardware (gpiozero MockFactory, MockStrip) and a real SQLite log."""
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True,
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True,
                               factory=MockFactory(pin_class=MockPWMPin))
     writes = []
     real_show = hardware.show

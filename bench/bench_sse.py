@@ -44,11 +44,11 @@ def serve(folder: Path) -> None:
 
     config = load_config()
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
     controller = TableController(config, hardware=hardware, layout=layout,
                                  log_=GameLog(folder / "game.sqlite3"), pipeline=None,
                                  scene=load_scene(DEMO_SCENE), seed=1)
-    app = create_app(controller, pin=PIN, data_dir=folder, sse_interval_s=config["web"]["sse_interval_s"])
+    app = create_app(controller, pin=PIN, data_dir=folder, sse_interval_s=config.web.sse_interval_s)
     server = create_server(app, host="127.0.0.1", port=0, threads=DEFAULT_THREADS)
     # waitress sets effective_port in BaseWSGIServer.__init__; types-waitress leaves it out
     print(f"PORT {server.effective_port}", flush=True)  # type: ignore[union-attr]

@@ -76,7 +76,7 @@ def one_pass(config: Config, frames: list[Frame], panel: bool,
     turns frame by frame, starting with the default when `phase` is even), and the panel thread's
     reports per second."""
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True,
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True,
                               factory=MockFactory(pin_class=MockPWMPin))
     latency: dict[float, list[float]] = {DEFAULT_S: [], LOWERED_S: []}
     with tempfile.TemporaryDirectory() as folder:

@@ -1,220 +1,94 @@
 """The table config (TOML under `firmware_cfg/`): loaded and validated in one place.
 
-`SCHEMA` lists every known key with its type and default; a file may give any subset. Errors are
-one line naming the file, the dotted key and what is wrong. `load_config()` returns a `Config`,
-a read-only mapping of sections with the defaults filled in.
+`SCHEMA` lists every known key with its type and default (from the section classes of
+`table.config_schema`); a file may give any subset. Errors are one line naming the file, the dotted key
+and what is wrong. `load_config()` returns a `Config`: frozen, typed sections with the defaults filled in.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import re
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
+from table.config_schema import (
+    NUMBER,
+    SECTIONS,
+    Board,
+    Camera,
+    Game,
+    Hardware,
+    Key,
+    Log,
+    Markers,
+    Mqtt,
+    RigCamera,
+    Section,
+    Tracking,
+    Web,
+)
 from table.errors import ConfigError
 from table.strictjson import non_finite_path
+
+__all__ = ["CAMERA_KEYS", "CONFIG_DIR", "DEFAULT_CONFIG", "NUMBER", "PACKAGE_ROOT", "SCHEMA", "Board",
+           "Camera", "Config", "Game", "Hardware", "Key", "Log", "Markers", "Mqtt", "RigCamera", "Section",
+           "Tracking", "Web", "default_config", "from_document", "load_config", "read_toml", "validate",
+           "validate_cameras"]
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = PACKAGE_ROOT / "firmware_cfg"
 DEFAULT_CONFIG = CONFIG_DIR / "table.toml"
 
 
+SCHEMA: dict[str, dict[str, Key]] = {name: section.schema() for name, section in SECTIONS.items()}
+CAMERA_KEYS: dict[str, Key] = RigCamera.schema()     # one [[cameras]] entry
+
+
 @dataclass(frozen=True)
-class Key:
-    """One config key: its type(s), default and an optional check returning an error or None."""
+class Config:
+    """A validated config: typed sections (`config.camera.fps`) with the defaults filled in; `source`
+    names its file (None: the defaults alone), `cameras` its `[[cameras]]` entries."""
 
-    types: type | tuple[type, ...]
-    default: Any
-    check: Callable[[Any], str | None] | None = None
+    board: Board
+    markers: Markers
+    camera: Camera
+    tracking: Tracking
+    game: Game
+    hardware: Hardware
+    web: Web
+    log: Log
+    mqtt: Mqtt
+    source: Path | None = None
+    cameras: tuple[RigCamera, ...] = ()
 
-
-def _positive(value: Any) -> str | None:
-    return None if value > 0 else f"must be greater than 0, got {value}"
-
-
-def _at_least_zero(value: Any) -> str | None:
-    return None if value >= 0 else f"must be at least 0, got {value}"
-
-
-def _one_of(*choices: str) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return None if value in choices else f"must be one of {', '.join(choices)}, got {value!r}"
-    return check
-
-
-def _rule_system(value: Any) -> str | None:
-    """Empty (the scene's rule system), or the name of an installed one."""
-    from table import registry  # here: reading entry points only when the key is given
-
-    if value == "":
-        return None
-    known = registry.names()
-    return None if value == "" or value in known else f"must be one of {', '.join(known)}, got {value!r}"
-
-
-def _plugin(kind: str, *extra: str) -> Callable[[Any], str | None]:
-    """A name in `table.plugins` (`kind`: "CAMERAS" or "STRIPS"), or one of `extra`."""
-    def check(value: Any) -> str | None:
-        from table import plugins  # here: reading entry points only when the key is given
-
-        known = [*extra, *getattr(plugins, kind).names()]
-        return None if value in known else f"must be one of {', '.join(known)}, got {value!r}"
-    return check
-
-
-def _unit_interval(value: Any) -> str | None:
-    return None if 0 <= value <= 1 else f"must be between 0 and 1, got {value}"
-
-
-def _between(low: int, high: int) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        return None if low <= value <= high else f"must be between {low} and {high}, got {value}"
-    return check
-
-
-_HOSTNAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-                       r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$")
-
-
-def _host(value: str) -> str | None:
-    """An IP address or a host name the panel can listen on."""
-    try:
-        ipaddress.ip_address(value)
-        return None
-    except ValueError:
-        pass
-    return None if _HOSTNAME.match(value) else f"expected an IP address or a host name, got {value!r}"
-
-
-MIN_PIN_DIGITS = 6
-
-
-def _pin(value: str) -> str | None:
-    """A configured PIN: at least six digits (empty: one is generated)."""
-    if value == "" or (value.isascii() and value.isdigit() and len(value) >= MIN_PIN_DIGITS):
-        return None
-    return (f"must be at least {MIN_PIN_DIGITS} digits (or empty to generate one), "
-            f"got {len(value)} character(s)")
-
-
-def _host_list(value: list[Any]) -> str | None:
-    bad = [v for v in value if not isinstance(v, str) or _host(v.rstrip("."))]
-    return f"expected host names or IP addresses, got {bad[0]!r}" if bad else None
-
-
-NUMBER = (int, float)
-
-SCHEMA: dict[str, dict[str, Key]] = {
-    "board": {
-        "width": Key(NUMBER, 48.0, _positive),
-        "height": Key(NUMBER, 48.0, _positive),
-    },
-    "markers": {
-        "dictionary": Key(str, "DICT_APRILTAG_36h11"),
-        "corner_size_mm": Key(NUMBER, 50.0, _positive),
-        "model_size_mm": Key(NUMBER, 15.0, _positive),
-        "model_height_mm": Key(NUMBER, 0.0, _at_least_zero),
-        "model_height_sigma_mm": Key(NUMBER, 1.0, _at_least_zero),
-        "pointer_id": Key(int, 500, _at_least_zero),
-        "corners": Key(dict, {"0": [1.5, 1.5], "1": [46.5, 1.5], "2": [46.5, 46.5], "3": [1.5, 46.5]}),
-        "edges": Key(dict, {}),
-    },
-    "camera": {
-        "source": Key(str, "auto", _plugin("CAMERAS", "auto")),
-        "index": Key(int, 0, _at_least_zero),
-        "path": Key(str, ""),
-        "width": Key(int, 2028, _between(1, 16384)),
-        "height": Key(int, 1520, _between(1, 16384)),
-        "fps": Key(NUMBER, 10.0, _positive),
-        "exposure_us": Key(int, 0, _at_least_zero),
-        "analogue_gain": Key(NUMBER, 0.0, _at_least_zero),
-        "lens_position": Key(NUMBER, -1.0),
-        "intrinsics": Key(str, ""),
-        "model": Key(str, ""),
-        "mount_height_mm": Key(NUMBER, 0.0, _at_least_zero),
-    },
-    "tracking": {
-        "stable_frames": Key(int, 3, _positive),
-        "occlusion_timeout_s": Key(NUMBER, 10.0, _positive),
-        "full_pass_every": Key(int, 15, _positive),
-        "move_threshold_in": Key(NUMBER, 0.05, _positive),
-    },
-    "game": {
-        "ruleset": Key(str, "", _rule_system),
-        "scene": Key(str, ""),
-        "rulings": Key(dict, {}),
-    },
-    "hardware": {
-        "mock": Key(bool, False),
-        "pin_map": Key(str, "pins-pi4.toml"),
-        "led_layout": Key(str, "leds/edge-strip.toml"),
-        "strip": Key(str, "spi", _plugin("STRIPS")),
-        "color_order": Key(str, "GRB", _one_of("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
-        "brightness": Key(NUMBER, 0.5, _unit_interval),
-        "supply_amps": Key(NUMBER, 4.0, _positive),
-        "gamma": Key(NUMBER, 2.2, _positive),
-        "strip_channels": Key(int, 3,   # 4 for an SK6812 RGBW strip
-                              lambda v: None if v in (3, 4) else f"must be 3 (RGB) or 4 (RGBW), got {v!r}"),
-    },
-    "web": {
-        "host": Key(str, "0.0.0.0", _host),
-        "port": Key(int, 8080, _between(1, 65535)),
-        "pin": Key(str, "", _pin),
-        "allowed_hosts": Key(list, [], _host_list),
-        "sse_interval_s": Key(NUMBER, 0.2, _positive),
-    },
-    "log": {
-        "path": Key(str, "../var/game.sqlite3"),
-    },
-    "mqtt": {
-        "url": Key(str, ""),
-        "table_id": Key(str, ""),
-        "topic_prefix": Key(str, "smarttable"),
-        "username": Key(str, ""),
-        "password_file": Key(str, ""),
-        "keepalive_s": Key(int, 10, _positive),
-        "state_interval_s": Key(NUMBER, 0.5, _positive),
-    },
-}
-
-
-class Config(Mapping[str, Mapping[str, Any]]):
-    """A validated config: sections of keys with defaults filled in; `source` names its file."""
-
-    def __init__(self, sections: dict[str, dict[str, Any]], source: Path | None,
-                 cameras: tuple[dict[str, Any], ...] = ()):
-        self._sections = {k: MappingProxyType(v) for k, v in sections.items()}
-        self.source = source
-        self.cameras = cameras
+    @classmethod
+    def build(cls, sections: Mapping[str, Mapping[str, Any]], source: Path | None = None,
+              cameras: tuple[Mapping[str, Any], ...] = ()) -> Config:
+        """The config from validated sections (`validate`, `validate_cameras`)."""
+        typed = {name: section.build(sections[name]) for name, section in SECTIONS.items()}
+        return cls(**typed, source=source, cameras=tuple(RigCamera.build(c) for c in cameras))  # type: ignore[arg-type]
 
     def camera_configs(self) -> list[Config]:
-        """One config per `[[cameras]]` entry, its `[camera]` section that entry's keys (with its
-        `area`); empty for a table with the one `[camera]`."""
-        sections = {k: dict(v) for k, v in self._sections.items()}
-        return [Config({**sections, "camera": dict(camera)}, self.source) for camera in self.cameras]
+        """One config per `[[cameras]]` entry, its `camera` that entry (with its `area`); empty for a
+        table with the one `[camera]`."""
+        return [replace(self, camera=camera, cameras=()) for camera in self.cameras]
 
-    def __getitem__(self, section: str) -> Mapping[str, Any]:
-        return self._sections[section]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._sections)
-
-    def __len__(self) -> int:
-        return len(self._sections)
+    def __getitem__(self, section: str) -> Section:
+        """A section by name (`config["camera"]`): the old access, while readers move to attributes."""
+        if section not in SECTIONS:
+            raise KeyError(section)
+        return getattr(self, section)  # type: ignore[no-any-return]
 
     def path(self, section: str, key: str) -> Path:
         """A path-valued key, relative to the config file's folder."""
         base = self.source.parent if self.source else CONFIG_DIR
-        return (base / Path(self[section][key])).resolve()
+        return (base / getattr(getattr(self, section), key)).resolve()
 
     @property
     def corners(self) -> dict[int, tuple[float, float]]:
-        return {int(k): (float(v[0]), float(v[1])) for k, v in self["markers"]["corners"].items()}
+        return {int(k): v for k, v in self.markers.corners.items()}
 
 
 def _type_name(types: type | tuple[type, ...]) -> str:
@@ -261,21 +135,6 @@ def _keys(given: Mapping[str, Any], keys: Mapping[str, Key], source: str, where:
     return out
 
 
-def _area(value: Any) -> str | None:
-    ok = (len(value) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-          and value[0] < value[2] and value[1] < value[3])
-    return None if ok else f"expected [x0, y0, x1, y1] in board inches, x0 < x1 and y0 < y1, got {value!r}"
-
-
-# one [[cameras]] entry: a [camera] section of its own, plus the part of the board it looks at
-# (`source = "mqtt"`: a camera on another machine that publishes what it sees: docs/club.md)
-CAMERA_KEYS: dict[str, Key] = {
-    **SCHEMA["camera"],
-    "source": Key(str, "auto", _plugin("CAMERAS", "auto", "mqtt")),
-    "area": Key(list, [], _area),
-}
-
-
 def validate_cameras(document: Mapping[str, Any], source: str) -> tuple[dict[str, Any], ...]:
     """The `[[cameras]]` entries of a TOML document (none: the one `[camera]`), defaults filled in."""
     cameras = document.get("cameras", [])
@@ -305,7 +164,13 @@ def load_config(path: str | Path | None = None) -> Config:
     """Load a table config; None loads `firmware_cfg/table.toml`."""
     path = Path(path) if path is not None else DEFAULT_CONFIG
     document = read_toml(path, "file")
-    return Config(validate(document, str(path)), path.resolve(), validate_cameras(document, str(path)))
+    return from_document(document, str(path), path.resolve())
+
+
+def from_document(document: Mapping[str, Any], source: str, path: Path | None = None) -> Config:
+    """The config a parsed TOML document describes (`source` names it in errors; `path`: its file, which
+    relative paths start from)."""
+    return Config.build(validate(document, source), path, validate_cameras(document, source))
 
 
 def read_toml(path: str | Path, what: str) -> dict[str, Any]:
@@ -335,4 +200,4 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
 
 def default_config() -> Config:
     """The schema's defaults alone (no file)."""
-    return Config(validate({}, "<defaults>"), None)
+    return from_document({}, "<defaults>")

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from table.config import Config
 from table.errors import ConfigError
 from vision.calibrate import BoardMarkers, Calibration, calibrate
 from vision.detect import (
@@ -49,20 +50,20 @@ class VisionSetup:
     height_sigma_mm: float = 1.0  # how sure the model markers' heights are (1 sd): parallax in `sigma`
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Mapping[str, Any]],
+    def from_config(cls, config: Config,
                     heights_mm: Mapping[int, float] | None = None) -> VisionSetup:
-        m = config["markers"]
-        corners = {int(k): (float(v[0]), float(v[1])) for k, v in m["corners"].items()}
-        edges = {int(k): (float(v[0]), float(v[1])) for k, v in m["edges"].items()}
+        m = config.markers
+        corners = {int(k): (float(v[0]), float(v[1])) for k, v in m.corners.items()}
+        edges = {int(k): (float(v[0]), float(v[1])) for k, v in m.edges.items()}
         intrinsics = None
-        name = config["camera"]["intrinsics"]
+        name = config.camera.intrinsics
         if name:
             path = config.path("camera", "intrinsics") if hasattr(config, "path") else name
             intrinsics = load_intrinsics(path)
-        return cls(m["dictionary"], (float(config["board"]["width"]), float(config["board"]["height"])),
-                   {**corners, **edges}, tuple(sorted(corners)), float(m["corner_size_mm"]),
-                   float(m["model_size_mm"]), float(m["model_height_mm"]), dict(heights_mm or {}), intrinsics,
-                   float(m["model_height_sigma_mm"]))
+        return cls(m.dictionary, (float(config.board.width), float(config.board.height)),
+                   {**corners, **edges}, tuple(sorted(corners)), float(m.corner_size_mm),
+                   float(m.model_size_mm), float(m.model_height_mm), dict(heights_mm or {}), intrinsics,
+                   float(m.model_height_sigma_mm))
 
     @property
     def board_markers(self) -> BoardMarkers:

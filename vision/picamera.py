@@ -7,12 +7,11 @@ picamera2 is imported only when the camera is opened: apt's package on a Pi, wit
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from table.config import Config
+from table.config import Camera, Config
 from table.errors import HardwareError, SetupError
 from vision.types import Frame
 
@@ -43,7 +42,7 @@ class Picamera2Source:
     Y plane as the greyscale frame; fixed exposure, gain and lens position so calibration holds, and
     a low-resolution stream (`Frame.lores`) for change detection."""
 
-    def __init__(self, camera: Mapping[str, Any]):
+    def __init__(self, camera: Camera):
         Picamera2 = load_picamera2()
         try:
             self._cam = Picamera2()
@@ -53,18 +52,18 @@ class Picamera2Source:
                                     "service holds it while it runs: sudo systemctl stop smarttable"
                                     ) from None
             raise HardwareError(f"no Pi camera found ({exc})") from None
-        size = (int(camera["width"]), int(camera["height"]))
+        size = (int(camera.width), int(camera.height))
         lores = (size[0] // 4 // 2 * 2, size[1] // 4 // 2 * 2)
-        controls: dict[str, Any] = {"FrameRate": float(camera["fps"])}
-        if camera["exposure_us"]:
-            controls["ExposureTime"] = int(camera["exposure_us"])
+        controls: dict[str, Any] = {"FrameRate": float(camera.fps)}
+        if camera.exposure_us:
+            controls["ExposureTime"] = int(camera.exposure_us)
             controls["AeEnable"] = False
-        if camera["analogue_gain"]:
-            controls["AnalogueGain"] = float(camera["analogue_gain"])
+        if camera.analogue_gain:
+            controls["AnalogueGain"] = float(camera.analogue_gain)
             controls["AeEnable"] = False
-        if camera["lens_position"] >= 0:  # Camera Module 3: manual focus at this dioptre
+        if camera.lens_position >= 0:  # Camera Module 3: manual focus at this dioptre
             controls["AfMode"] = 0  # libcamera.controls.AfModeEnum.Manual
-            controls["LensPosition"] = float(camera["lens_position"])
+            controls["LensPosition"] = float(camera.lens_position)
         config = self._cam.create_video_configuration(main={"size": size, "format": "YUV420"},
                                                       lores={"size": lores, "format": "YUV420"},
                                                       controls=controls, buffer_count=2)
@@ -79,7 +78,7 @@ class Picamera2Source:
 
     @classmethod
     def open(cls, config: Config, *, realtime: bool = True) -> Picamera2Source:
-        return cls(config["camera"])
+        return cls(config.camera)
 
     def read(self) -> Frame | None:
         try:

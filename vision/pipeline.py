@@ -16,11 +16,11 @@ import math
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 import cv2
 import numpy as np
 
+from table.config import Config
 from vision.budget import Deadline, Sweep, inside, split_box
 from vision.calibrate import Calibration
 from vision.changes import Box, ChangeDetector, box_around, covered, merge_boxes
@@ -73,12 +73,12 @@ class FrameTimings:
 class VisionPipeline:
     """Frames in, observations out; one per camera. Not thread-safe: call from the frame loop."""
 
-    def __init__(self, config: Mapping[str, Mapping[str, Any]],
+    def __init__(self, config: Config,
                  heights_mm: Mapping[int, float] | None = None):
         self.setup = VisionSetup.from_config(config, heights_mm)
         self.tracker = Tracker(TrackerSettings.from_config(config))
-        self.full_pass_every = int(config["tracking"]["full_pass_every"])
-        self.frame_budget_s = 1.0 / float(config["camera"]["fps"])
+        self.full_pass_every = int(config.tracking.full_pass_every)
+        self.frame_budget_s = 1.0 / float(config.camera.fps)
         self.calibration: Calibration | None = None
         self.stats = PipelineStats()
         self.timings = FrameTimings()

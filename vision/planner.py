@@ -7,10 +7,10 @@ a marker's size in pixels is the same all over it (lens distortion aside; `calib
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from table.config import Config
 from vision.camera import PinholeCamera
 from vision.cameras import CameraModel, camera_model
 
@@ -49,24 +49,24 @@ def lowest_height_mm(s: Setup) -> float:
     return max(board_w * FRAME_MARGIN * f / s.resolution[0], board_h * FRAME_MARGIN * f / s.resolution[1])
 
 
-def configured_setup(config: Mapping[str, Mapping[str, Any]]) -> Setup | None:
+def configured_setup(config: Config) -> Setup | None:
     """The camera, height and capture size the config names (`[camera] model`, `mount_height_mm`),
     or None when it does not name them."""
-    cam, board = config["camera"], config["board"]
-    if not cam["model"] or not cam["mount_height_mm"]:
+    cam, board = config.camera, config.board
+    if not cam.model or not cam.mount_height_mm:
         return None
-    return Setup(camera_model(cam["model"]), float(cam["mount_height_mm"]),
-                 (float(board["width"]), float(board["height"])), float(config["markers"]["model_size_mm"]),
-                 (int(cam["width"]), int(cam["height"])))
+    return Setup(camera_model(cam.model), float(cam.mount_height_mm),
+                 (float(board.width), float(board.height)), float(config.markers.model_size_mm),
+                 (int(cam.width), int(cam.height)))
 
 
-def simulated_camera(config: Mapping[str, Mapping[str, Any]], size: tuple[int, int],
+def simulated_camera(config: Config, size: tuple[int, int],
                      board: tuple[float, float]) -> PinholeCamera:
     """The synthetic camera: the configured model at its height, or DEMO_CAMERA hung where it first sees
     the whole board (a little higher, for the tilt); with the long side along the board's longer side."""
     setup = configured_setup(config)
     if setup is None:
-        setup = Setup(camera_model(DEMO_CAMERA), 0.0, board, float(config["markers"]["model_size_mm"]), size)
+        setup = Setup(camera_model(DEMO_CAMERA), 0.0, board, float(config.markers.model_size_mm), size)
         setup = Setup(setup.camera, round(lowest_height_mm(setup) * 1.06), board, setup.marker_mm, size)
     roll = 0.0 if (board[0] >= board[1]) == (size[0] >= size[1]) else 90.0
     return PinholeCamera.from_model(setup.camera, size, board, height_mm=setup.height_mm, tilt_deg=DEMO_TILT,
@@ -120,7 +120,7 @@ def plan(s: Setup) -> dict[str, Any]:
     }
 
 
-def config_finding(config: Mapping[str, Mapping[str, Any]]) -> tuple[bool, str, str]:
+def config_finding(config: Config) -> tuple[bool, str, str]:
     """(ok, detail, fix) for `doctor`: the configured camera's plan, or a note that none is configured."""
     setup = configured_setup(config)
     if setup is None:

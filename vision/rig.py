@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
+from table.config import Config
 from vision.calibrate import Calibration
 from vision.camera import PinholeCamera
 from vision.merge import CameraView, ObservationMerger
@@ -56,7 +56,7 @@ class RigSource:
 class CameraRig:
     """One vision pipeline per camera (each calibrated into the one board frame), merged."""
 
-    def __init__(self, configs: Sequence[Mapping[str, Mapping[str, Any]]],
+    def __init__(self, configs: Sequence[Config],
                  remote: Callable[[], Sequence[CameraView]] | None = None):
         """`configs`: one per camera on this machine; `remote()`: the newest views of cameras
         elsewhere (another Pi publishing over MQTT), merged in with this machine's."""
@@ -64,7 +64,7 @@ class CameraRig:
             raise ValueError("a camera rig needs at least one camera of its own")
         self.pipelines = [VisionPipeline(config) for config in configs]
         self.remote = remote
-        self.merger = ObservationMerger(float(configs[0]["tracking"]["move_threshold_in"]))
+        self.merger = ObservationMerger(float(configs[0].tracking.move_threshold_in))
 
     @property
     def calibration(self) -> Calibration | None:

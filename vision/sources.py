@@ -12,9 +12,8 @@ A picamera2 that is installed but cannot load is a SetupError: no fallback hides
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -71,9 +70,9 @@ class VideoCaptureSource:
     @classmethod
     def open(cls, config: Config, *, realtime: bool = True) -> VideoCaptureSource:
         """`[camera] path` (a video file), else the USB camera `index`."""
-        cam = config["camera"]
-        device: int | str = cam["path"] or int(cam["index"])
-        return cls(device, (int(cam["width"]), int(cam["height"])), float(cam["fps"]))
+        cam = config.camera
+        device: int | str = cam.path or int(cam.index)
+        return cls(device, (int(cam.width), int(cam.height)), float(cam.fps))
 
     def read(self) -> Frame | None:
         ok, image = self._cap.read()
@@ -115,10 +114,10 @@ class ReplaySource:
     @classmethod
     def open(cls, config: Config, *, realtime: bool = True) -> ReplaySource:
         """`[camera] path` (relative to the config file), paced at `[camera] fps` when realtime."""
-        cam = config["camera"]
-        if not cam["path"]:
+        cam = config.camera
+        if not cam.path:
             raise ConfigError("camera.path: replay needs a folder of images or a video file")
-        return cls(config.path("camera", "path"), float(cam["fps"]), realtime=realtime)
+        return cls(config.path("camera", "path"), float(cam.fps), realtime=realtime)
 
     def read(self) -> Frame | None:
         image = self._next_image()
@@ -153,25 +152,25 @@ class SyntheticSource:
     """The synthetic camera: renders the current scene (change it with `set_scene`) or plays a
     scripted sequence of scenes (`play`). A frame is re-rendered only when the scene changed."""
 
-    def __init__(self, config: Mapping[str, Mapping[str, Any]], scene: SyntheticScene, *,
+    def __init__(self, config: Config, scene: SyntheticScene, *,
                  camera: PinholeCamera | None = None, options: RenderOptions | None = None,
                  realtime: bool = True, size: tuple[int, int] | None = None):
-        cam = config["camera"]
-        size = size or (int(cam["width"]), int(cam["height"]))
+        cam = config.camera
+        size = size or (int(cam.width), int(cam.height))
         self.camera = camera or simulated_camera(config, size, scene.board)
-        markers = config["markers"]
+        markers = config.markers
         # the demo camera: gentle noise, clutter but no decoys (they only add warnings to the panel)
-        options = options or RenderOptions(dictionary=markers["dictionary"], supersample=2, noise_sigma=1.0,
+        options = options or RenderOptions(dictionary=markers.dictionary, supersample=2, noise_sigma=1.0,
                                            blur_sigma=0.5, decoys=0)
         self.renderer = Renderer(self.camera, scene.board, options)
-        self.corner_ids = frozenset(int(k) for k in {**markers["corners"], **markers["edges"]})
+        self.corner_ids = frozenset(int(k) for k in {**markers.corners, **markers.edges})
         self._scene = scene
         self._script: Iterator[SyntheticScene] | None = None
         self._cached: tuple[SyntheticScene, np.ndarray] | None = None
-        self._pacer = _Pacer(float(cam["fps"]) if realtime else 0.0)
+        self._pacer = _Pacer(float(cam.fps) if realtime else 0.0)
         self._index = 0
         self._clock = 0.0
-        self._interval = 1.0 / float(cam["fps"])
+        self._interval = 1.0 / float(cam.fps)
         self.closed = False
 
     @classmethod
@@ -217,7 +216,7 @@ def open_source(config: Config, demo_scene: SyntheticScene | None = None, *,
     the synthetic camera."""
     if demo_scene is not None:
         return SyntheticSource(config, demo_scene, realtime=realtime)
-    name = config["camera"]["source"]
+    name = config.camera.source
     if name != "auto":
         return CAMERAS.load(name).open(config, realtime=realtime)
     errors = []

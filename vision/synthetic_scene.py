@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from table.config import Config
 from table.scene import Scene
 
 MM_PER_INCH = 25.4
@@ -57,26 +58,26 @@ class SyntheticScene:
         return tuple(m for m in self.markers if m.id not in corner_ids)
 
 
-def corner_markers(config: Mapping[str, Mapping[str, Any]]) -> tuple[SceneMarker, ...]:
+def corner_markers(config: Config) -> tuple[SceneMarker, ...]:
     """The corner (and edge) markers the config describes, flat on the board as printed (heading -90)."""
-    markers = config["markers"]
-    size = float(markers["corner_size_mm"])
-    points = {**markers["corners"], **markers["edges"]}
+    markers = config.markers
+    size = float(markers.corner_size_mm)
+    points = {**markers.corners, **markers.edges}
     return tuple(SceneMarker(int(k), float(v[0]), float(v[1]), -90.0, size)
                  for k, v in points.items())
 
 
-def from_scene(scene: Scene, config: Mapping[str, Mapping[str, Any]]) -> SyntheticScene:
+def from_scene(scene: Scene, config: Config) -> SyntheticScene:
     """Corner markers from the config plus one marker per model that has one (position, heading,
     base). A model's marker height is its `marker_height_mm` field, else `markers.model_height_mm`."""
-    markers = config["markers"]
+    markers = config.markers
     models = []
     for model in scene.models:
         if model.marker is None or model.x is None or model.y is None:
             continue
-        height_mm = float(model.extra.get("marker_height_mm", markers["model_height_mm"]))
+        height_mm = float(model.extra.get("marker_height_mm", markers.model_height_mm))
         models.append(SceneMarker(model.marker, model.x, model.y, model.heading,
-                                  float(markers["model_size_mm"]), height_mm / MM_PER_INCH,
+                                  float(markers.model_size_mm), height_mm / MM_PER_INCH,
                                   model.base.width_mm))
     board = (scene.board.width, scene.board.height)
     return SyntheticScene(board, corner_markers(config) + tuple(models))

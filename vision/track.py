@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from table.config import Config
 from vision.types import MarkerPose, MoveEvent
 
 Point = tuple[float, float]
@@ -101,9 +101,9 @@ class TrackerSettings:
     max_average: int = 50  # sightings averaged at most: a slow drift (a nudged model) still shows
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Mapping[str, Any]]) -> TrackerSettings:
-        t = config["tracking"]
-        return cls(int(t["stable_frames"]), float(t["occlusion_timeout_s"]), float(t["move_threshold_in"]))
+    def from_config(cls, config: Config) -> TrackerSettings:
+        t = config.tracking
+        return cls(int(t.stable_frames), float(t.occlusion_timeout_s), float(t.move_threshold_in))
 
 
 class Tracker:

@@ -34,10 +34,10 @@ def app_from_config(controller: PanelController, config: Config) -> Flask:
     """The panel app for a table config; prints the PIN when it was just generated."""
     from web_ui.app import create_app
 
-    web = config["web"]
-    app = create_app(controller, pin=web["pin"], data_dir=data_dir_of(config),
-                     sse_interval_s=web["sse_interval_s"], marker_dictionary=config["markers"]["dictionary"],
-                     marker_size_mm=config["markers"]["model_size_mm"], allowed_hosts=web["allowed_hosts"])
+    web = config.web
+    app = create_app(controller, pin=web.pin, data_dir=data_dir_of(config),
+                     sse_interval_s=web.sse_interval_s, marker_dictionary=config.markers.dictionary,
+                     marker_size_mm=config.markers.model_size_mm, allowed_hosts=web.allowed_hosts)
     return app
 
 

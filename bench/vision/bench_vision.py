@@ -29,7 +29,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from table.config import default_config, validate
+from table.config import default_config, from_document
 from vision.camera import PinholeCamera
 from vision.degrade import LEVELS, MODERATE, degrade
 from vision.detect import get_dictionary
@@ -177,8 +177,8 @@ def bench_steady_state(config, frames: int) -> bool:
     print(f"4. steady state: 40 models at 2028x1520, 2 moving per frame, {frames} frames")
     images, final = replay_frames(config, 40, frames)
     doc = {"markers": {"model_size_mm": 20.0}, "tracking": {"full_pass_every": 15}}
-    incremental_cfg = validate(doc, "<bench>")
-    full_cfg = validate({**doc, "tracking": {"full_pass_every": 1}}, "<bench>")
+    incremental_cfg = from_document(doc, "<bench>")
+    full_cfg = from_document({**doc, "tracking": {"full_pass_every": 1}}, "<bench>")
     inc_times, inc_obs, inc = run_pipeline(incremental_cfg, images)
     full_times, full_obs, _ = run_pipeline(full_cfg, images)
     steady = slice(5, None)  # after the first calibration and the tracker's first settling

@@ -128,7 +128,7 @@ def _demo_source(config: Any, camera: Any) -> Any:
     from vision.sources import SyntheticSource
     from vision.synthetic_scene import from_scene
 
-    scene = load_scene(config.path("game", "scene") if config["game"]["scene"] else DEMO_SCENE)
-    cam = camera["camera"]
-    view = camera_over((cam["width"], cam["height"]), cam["area"], (-2.0, 3.0))
+    scene = load_scene(config.path("game", "scene") if config.game.scene else DEMO_SCENE)
+    cam = camera.camera
+    view = camera_over((cam.width, cam.height), cam.area, (-2.0, 3.0))
     return SyntheticSource(camera, from_scene(scene, config), camera=view)

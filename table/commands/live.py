@@ -88,7 +88,7 @@ def run_table(args: argparse.Namespace) -> Any:
     if mqtt is None and args.table_id is not None:
         raise ConfigError("--table-id: no broker to publish to (give --mqtt URL or [mqtt] url)")
     if not args.no_web:       # a port in use or out of range: one line, before anything is printed
-        _check_port(args.host or config["web"]["host"], args.port or config["web"]["port"])
+        _check_port(args.host or config.web.host, args.port or config.web.port)
     demo = args.demo
     opener = None
     if not demo:
@@ -142,7 +142,7 @@ def _serve(controller: Any, config: Config, args: argparse.Namespace) -> bool:
     from table.live.panel_address import announce
 
     app = app_from_config(controller, config)
-    host, port = args.host or config["web"]["host"], args.port or config["web"]["port"]
+    host, port = args.host or config.web.host, args.port or config.web.port
     serve(app, host, port, announce=lambda: announce(host, port, sys.stderr, qr=sys.stderr.isatty()))
     return True
 

@@ -130,10 +130,10 @@ def run_markers(args: argparse.Namespace) -> Any:
     from vision.sheets import SheetSpec, parse_ids, write_sheets
 
     config = load_config(args.config)
-    m = config["markers"]
+    m = config.markers
     ids = parse_ids(args.ids)
-    corner_ids = () if args.no_corners else tuple(sorted(int(k) for k in {**m["corners"], **m["edges"]}))
-    pointer = None if args.no_pointer else int(m["pointer_id"])
+    corner_ids = () if args.no_corners else tuple(sorted(int(k) for k in {**m.corners, **m.edges}))
+    pointer = None if args.no_pointer else int(m.pointer_id)
     clash = sorted(set(ids) & (set(corner_ids) | {pointer}))
     if clash:
         from table.errors import ConfigError
@@ -144,9 +144,9 @@ def run_markers(args: argparse.Namespace) -> Any:
     if args.size_mm is not None and not args.size_mm > 0:
         from table.errors import ConfigError
         raise ConfigError(f"--size-mm {args.size_mm:g}: a marker's side must be more than 0 mm")
-    size_mm = float(m["model_size_mm"]) if args.size_mm is None else args.size_mm
-    spec = SheetSpec(m["dictionary"], ids, size_mm, corner_ids,
-                     float(m["corner_size_mm"]), pointer, args.page, args.dpi, panel_url=panel_url)
+    size_mm = float(m.model_size_mm) if args.size_mm is None else args.size_mm
+    spec = SheetSpec(m.dictionary, ids, size_mm, corner_ids,
+                     float(m.corner_size_mm), pointer, args.page, args.dpi, panel_url=panel_url)
     paths, pages = write_sheets(spec, args.out)
     return {"files": [str(p) for p in paths], "pages": pages,
             **({"panel_url": panel_url} if panel_url else {}),
@@ -205,7 +205,7 @@ def _lens_target(config: Config, out: str | None) -> tuple[Path, str]:
     """Where to write the intrinsics (`--out`, else where the config reads them: its [camera]
     intrinsics, else lens.toml beside it) and a line saying how the config finds the file."""
     source = config.source or DEFAULT_CONFIG
-    reads = config.path("camera", "intrinsics") if config["camera"]["intrinsics"] else None
+    reads = config.path("camera", "intrinsics") if config.camera.intrinsics else None
     path = Path(out).resolve() if out else reads or source.parent / "lens.toml"
     if path == reads:
         return path, f"{source} reads it ([camera] intrinsics = {config['camera']['intrinsics']!r})"

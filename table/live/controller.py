@@ -120,7 +120,7 @@ class TableController:
         self.on_rotate_pin: list[Callable[[], Any]] = []       # the panel's PIN rotation (web_ui/app.py)
         self._background = Background(self._settled)
         self.journal = Journal(log_, self._background)
-        self.sightings = Sightings(config["tracking"]["move_threshold_in"], config["markers"]["pointer_id"])
+        self.sightings = Sightings(config.tracking.move_threshold_in, config.markers.pointer_id)
         self.answers = Answering(self._error)
         self.reports = Reports(self._background)
         self.warnings = Standing()
@@ -323,7 +323,7 @@ class TableController:
         answers = self.answers.answers(state)
         camera_started = bool(self.status["frames"])
         known = self._known_markers(state)
-        tolerance = self.config["tracking"]["move_threshold_in"]
+        tolerance = self.config.tracking.move_threshold_in
         self.warnings.update(state, report, self.sightings.seen, known, tolerance, camera_started,
                              self.emit_all)
         state = self.state
@@ -339,9 +339,9 @@ class TableController:
         self._publish()
 
     def _known_markers(self, state: GameState) -> set[int]:
-        markers_ = self.config["markers"]
-        return ({int(k) for k in markers_["corners"]} | {int(k) for k in markers_["edges"]}
-                | {markers_["pointer_id"]} | set(state.markers()))
+        markers_ = self.config.markers
+        return ({int(k) for k in markers_.corners} | {int(k) for k in markers_.edges}
+                | {markers_.pointer_id} | set(state.markers()))
 
     def _settled(self) -> None:
         """On the worker, once it is idle: take up its report and publish what is committed."""
@@ -360,7 +360,7 @@ class TableController:
                   "markers_seen": len(self.sightings.seen),
                   "brightness": state.brightness if state.brightness is not None else self.leds.brightness}
         camera_started = bool(self.status["frames"])
-        timeout = self.config["tracking"]["occlusion_timeout_s"]
+        timeout = self.config.tracking.occlusion_timeout_s
         states = self.sightings.model_states(state, self.clock(), timeout) if camera_started else {}
         sigmas = self.model_sigmas()
 
@@ -450,7 +450,7 @@ class TableController:
         if self.open_source is None:
             raise ConfigError("the controller has no camera source to start")
         slot = LatestFrame()
-        self._capture = Capture(self.open_source, slot, self.camera_status, fps=self.config["camera"]["fps"],
+        self._capture = Capture(self.open_source, slot, self.camera_status, fps=self.config.camera.fps,
                                 first_delay=self.backoff[0], max_delay=self.backoff[1])
         loop = threading.Thread(target=self._loop, args=(slot,), name="table-loop", daemon=True)
         self._threads = [self._capture, loop]

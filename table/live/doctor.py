@@ -40,9 +40,9 @@ def check_layout_and_pins(config: Config) -> list[Finding]:
                             "fix the pin map file named, or set hardware.pin_map"))
     try:
         layout = load_layout(config.path("hardware", "led_layout"))
-        hw = config["hardware"]
-        cap = ColourCorrection(len(layout), hw["color_order"], hw["gamma"], hw["brightness"],
-                               hw["supply_amps"], hw["strip_channels"]).full_white_cap
+        hw = config.hardware
+        cap = ColourCorrection(len(layout), hw.color_order, hw.gamma, hw.brightness,
+                               hw.supply_amps, hw.strip_channels).full_white_cap
         out.append(_finding("LED layout", True, f"{layout.name}: {len(layout)} LEDs; all-white frames are "
                                                 f"dimmed to {cap:.0%} for a {hw['supply_amps']:g} A supply"))
     except TableError as exc:

@@ -56,22 +56,22 @@ class MqttSettings:
 def settings_from_config(config: Config, url: str | None = None, table_id: str | None = None
                          ) -> MqttSettings | None:
     """The table's MQTT settings (`--mqtt`/`--table-id` over `[mqtt]`), or None when no broker is set."""
-    section = config["mqtt"]
-    url = url if url is not None else section["url"]
+    section = config.mqtt
+    url = url if url is not None else section.url
     if not url:
         return None
-    broker = parse_url(url, "--mqtt" if url is not section["url"] else "mqtt.url")
-    table_id = table_id if table_id is not None else section["table_id"]
+    broker = parse_url(url, "--mqtt" if url is not section.url else "mqtt.url")
+    table_id = table_id if table_id is not None else section.table_id
     if not table_id:
         raise ConfigError("mqtt.table_id: needed when a broker is set (or give --table-id)")
-    check_table_id(table_id, "mqtt.table_id" if table_id is section["table_id"] else "--table-id")
-    username = section["username"] or broker.username
+    check_table_id(table_id, "mqtt.table_id" if table_id is section.table_id else "--table-id")
+    username = section.username or broker.username
     password = broker.password
-    if section["password_file"]:
+    if section.password_file:
         password = read_password(config.path("mqtt", "password_file"))
     broker = Broker(broker.host, broker.port, broker.tls, username, password)
-    return MqttSettings(broker, table_id, check_prefix(section["topic_prefix"]), section["keepalive_s"],
-                        section["state_interval_s"])
+    return MqttSettings(broker, table_id, check_prefix(section.topic_prefix), section.keepalive_s,
+                        section.state_interval_s)
 
 
 def read_password(path: Path) -> str:

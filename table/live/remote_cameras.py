@@ -115,18 +115,17 @@ class CameraPublisher:
 def slot_config(config: Any, slot: int) -> Any:
     """The config a remote camera runs with: the table's, its `[camera]` the `[[cameras]]` entry
     `slot` (which the table marks `source = "mqtt"`), opened here as `auto`."""
-    from table.config import Config
+    from dataclasses import replace
+
     from table.errors import ConfigError
 
-    cameras = config.camera_configs()
-    if not 0 <= slot < len(cameras):
-        raise ConfigError(f"--slot: the config has {len(cameras)} [[cameras]] entries, got {slot}")
-    entry = dict(cameras[slot]["camera"])
-    if entry["source"] != "mqtt":
+    if not 0 <= slot < len(config.cameras):
+        raise ConfigError(f"--slot: the config has {len(config.cameras)} [[cameras]] entries, got {slot}")
+    entry = config.cameras[slot]
+    if entry.source != "mqtt":
         raise ConfigError(f"cameras[{slot}].source: the table opens this camera itself "
-                          f"({entry['source']!r}); a camera on another machine is source = \"mqtt\"")
-    sections = {k: dict(v) for k, v in config.items()}
-    return Config({**sections, "camera": {**entry, "source": "auto"}}, config.source)
+                          f"({entry.source!r}); a camera on another machine is source = \"mqtt\"")
+    return replace(config, camera=replace(entry, source="auto"), cameras=())
 
 
 def run_camera(config: Any, source: Any, publisher: CameraPublisher, stop: threading.Event) -> dict[str, int]:

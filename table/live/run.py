@@ -60,7 +60,7 @@ def camera_opener(config: Config) -> SourceOpener:
     except ImportError as exc:
         raise HardwareError(f"camera sources are not available ({exc})") from None
     cameras = local_cameras(config)
-    if any(c["camera"]["source"] == "synthetic" for c in cameras or [config]):
+    if any(c.camera.source == "synthetic" for c in cameras or [config]):
         raise HardwareError("the config asks for the synthetic camera")
     if cameras:
         return lambda: _open_rig(open_source, cameras)
@@ -98,7 +98,7 @@ def local_cameras(config: Config) -> list[Config]:
     """The `[[cameras]]` attached to this machine (not `source = "mqtt"`); a table with several
     cameras needs at least one of its own (its frames drive the loop)."""
     cameras = config.camera_configs()
-    local = [c for c in cameras if c["camera"]["source"] != "mqtt"]
+    local = [c for c in cameras if c.camera.source != "mqtt"]
     if cameras and not local:
         raise ConfigError("cameras: every camera is remote (source = \"mqtt\"); "
                           "the table needs one of its own")
@@ -107,7 +107,7 @@ def local_cameras(config: Config) -> list[Config]:
 
 def remote_slots(config: Config) -> list[int]:
     """The `[[cameras]]` entries (by index) that another machine publishes over MQTT."""
-    return [i for i, c in enumerate(config.cameras) if c["source"] == "mqtt"]
+    return [i for i, c in enumerate(config.cameras) if c.source == "mqtt"]
 
 
 def _pipeline(config: Config, remote: Any = None) -> Any:
@@ -134,8 +134,8 @@ def _synthetic(config: Config, scene: Any) -> tuple[Any, Any]:
     from vision.rig import RigSource, camera_over
 
     tilts = ((3.0, -2.0), (-2.0, 3.0))
-    parts = [SyntheticSource(c, scene, camera=camera_over((c["camera"]["width"], c["camera"]["height"]),
-                                                          c["camera"]["area"], tilts[i % 2]))
+    parts = [SyntheticSource(c, scene, camera=camera_over((c.camera.width, c.camera.height),
+                                                          c.camera.area, tilts[i % 2]))
              for i, c in enumerate(cameras)]
 
     def show(shown: Any) -> None:
@@ -148,7 +148,7 @@ def _synthetic(config: Config, scene: Any) -> tuple[Any, Any]:
 def _scene(config: Config, scene_path: str | None, demo: bool) -> Scene | None:
     if scene_path:
         return load_scene(scene_path)
-    if config["game"]["scene"]:
+    if config.game.scene:
         return load_scene(config.path("game", "scene"))
     return load_scene(DEMO_SCENE) if demo else None
 
@@ -162,7 +162,7 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
     layout = load_layout(config.path("hardware", "led_layout"))
     scene = parse_scene(first_event["scene"], "game_start.scene") if first_event is not None \
         else _scene(config, scene_path, demo)
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=demo)
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=demo)
     slots = remote_slots(config)
     if slots and mqtt is None:
         hardware.close()
@@ -198,7 +198,7 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
         raise
     director = None
     if director_scene is not None:
-        director = DemoDirector(controller, director_scene, show_scene, config["markers"]["pointer_id"])
+        director = DemoDirector(controller, director_scene, show_scene, config.markers.pointer_id)
     link = None
     if feed is not None:
         from table.live.mqtt_link import MqttLink

@@ -29,7 +29,7 @@ class PublishedTable:
     def __init__(self, folder: Path, url: str, table_id: str = "t1", **settings: Any):
         config = load_config()
         layout = load_layout(config.path("hardware", "led_layout"))
-        hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+        hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
         self.log_path = folder / f"{table_id}.sqlite3"
         self.gamelog = CommitFeed(self.log_path)
         self.controller = TableController(config, hardware=hardware, layout=layout, log_=self.gamelog,

@@ -62,8 +62,8 @@ def test_rooms_import_only_what_they_may(room, paths, forbidden):
     assert offences(paths, forbidden) == []
 
 
-# The project's own modules the hardware layer may use: the shared errors, reading a TOML file, and
-# finding a strip class by name (table.plugins: entry points, no other import).
+# The project's own modules the hardware layer may use: the shared errors, the config (reading a TOML file,
+# the typed [hardware] section) and finding a strip class by name (table.plugins: entry points).
 HW_MAY_USE = ("table.errors", "table.config", "table.plugins", "table.hw")
 ROOMS = {"hardware": files("table/hw"), "live": files("table/live")}
 

@@ -26,9 +26,9 @@ width = 1332
 area = [32, 0, 72, 48]
 """))
     first, second = config.camera_configs()
-    assert (first["camera"]["source"], first["camera"]["index"], first["camera"]["area"]) == ("opencv", 2, [0, 0, 40, 48])
-    assert (second["camera"]["width"], second["camera"]["height"]) == (1332, 1520)     # defaults filled in
-    assert first["board"] == config["board"] and load_config().camera_configs() == []
+    assert (first.camera.source, first.camera.index, first.camera.area) == ("opencv", 2, (0.0, 0.0, 40.0, 48.0))
+    assert (second.camera.width, second.camera.height) == (1332, 1520)     # defaults filled in
+    assert first.board == config.board and load_config().camera_configs() == []
 
 
 @pytest.mark.parametrize("text, message", [
@@ -52,5 +52,5 @@ def test_a_mistake_exits_2_with_one_line(tmp_path):
 
 def test_the_two_camera_demo_config_loads():
     config = load_config(CONFIG_DIR / "demo-two-cameras.toml")
-    areas = [c["camera"]["area"] for c in config.camera_configs()]
-    assert config["board"]["width"] == 72.0 and areas == [[0.0, 0.0, 42.0, 48.0], [30.0, 0.0, 72.0, 48.0]]
+    areas = [c.camera.area for c in config.camera_configs()]
+    assert config.board.width == 72.0 and areas == [(0.0, 0.0, 42.0, 48.0), (30.0, 0.0, 72.0, 48.0)]

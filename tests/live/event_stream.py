@@ -21,7 +21,7 @@ STREAM = [("advance_phase", {}), ("select", {"id": "rifles-1"}), ("roll", {"kind
 def main(log_path: str) -> None:
     config = default_config()
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
     controller = TableController(config, hardware=hardware, layout=layout, log_=GameLog(log_path),
                                  pipeline=ScriptedPipeline(), scene=load_scene(DEMO_SCENE))
     print("resumed" if controller.status["resumed"] else "started", describe(controller), flush=True)

@@ -47,5 +47,5 @@ def move(marker: int, start: tuple[float, float], end: tuple[float, float]) -> M
 
 def make_hardware(config, layout, factory):
     """The table's devices on gpiozero's MockFactory `factory` and a MockStrip."""
-    return build_hardware(config["hardware"], CONFIG_DIR / "pins-pi4.toml", len(layout), mock=True,
+    return build_hardware(config.hardware, CONFIG_DIR / "pins-pi4.toml", len(layout), mock=True,
                           factory=factory)

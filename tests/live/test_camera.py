@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from table.config import Config, validate
+from table.config import from_document
 from table.errors import HardwareError
 from table.live.capture import LatestFrame
 from tests.live.live_fakes import frame
@@ -104,7 +104,7 @@ def test_a_slow_loop_never_queues_frames(make_controller, pipeline):
 
     pipeline.process = process
     camera = FlakyCamera(10_000)
-    fast = Config(validate({"camera": {"fps": 200}}, "test"), None)
+    fast = from_document({"camera": {"fps": 200}}, "test")
     c = make_controller(open_source=lambda: camera, config=fast)
     c.start()
     time.sleep(0.6)

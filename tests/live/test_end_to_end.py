@@ -34,7 +34,7 @@ def test_frames_to_leds_and_log(make_controller, config, camera):
     status = c.snapshot().status
     assert status["calibration"] == "ok" and status["markers_seen"] == 8 and not c.snapshot().warnings
     # the pointer token goes down beside rifles-1: it is selected, and the LEDs show its bands
-    pointer = SceneMarker(config["markers"]["pointer_id"], 9.0, 38.8, 0.0, 15.0)
+    pointer = SceneMarker(config.markers.pointer_id, 9.0, 38.8, 0.0, 15.0)
     camera.set_scene(replace(camera.scene, markers=camera.scene.markers + (pointer,)))
     run(c, camera, 4)
     assert c.state.selected == "rifles-1"

@@ -35,7 +35,7 @@ def test_a_resting_hand_moves_nothing_never_stalls_the_frame_path_and_every_mode
     camera = SyntheticSource(config, hand_script[0], realtime=False)
     camera.play(hand_script)
     start = {m.id: (m.x, m.y) for m in c.state.scene.models}
-    budget = 1.0 / config["camera"]["fps"]
+    budget = 1.0 / config.camera.fps
     cpu, states, searched = [], [], []
     for _ in hand_script:
         frame = camera.read()

@@ -32,7 +32,7 @@ def test_models_are_tracked_occluded_then_stale(make_controller, pipeline, confi
     clock = Clock()
     c = make_controller(clock=clock)
     assert set(states(c.snapshot()).values()) == {None}        # no frame yet: nothing is claimed
-    timeout = config["tracking"]["occlusion_timeout_s"]
+    timeout = config.tracking.occlusion_timeout_s
 
     see(pipeline, {m: False for m in PLACES if m != 23} | {13: True})
     c.process(frame(1))

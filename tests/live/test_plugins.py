@@ -58,7 +58,7 @@ def test_a_toy_camera_and_a_toy_strip_run_the_live_table(toys, tmp_path):
     photo = SyntheticSource(config, from_scene(scene, config), realtime=False).read().image
     cv2.imwrite(str(tmp_path / "board.png"), photo)   # the still camera's board: the demo, rendered once
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=False,
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=False,
                               factory=MockFactory(pin_class=MockPWMPin))
     from vision.pipeline import VisionPipeline
 

@@ -140,7 +140,7 @@ def test_rgbw_roundtrip_and_config(tmp_path):
     with pytest.raises(ConfigError, match="strip_channels"):
         load_config(path)
     path.write_text("[hardware]\nstrip_channels = 4\n")
-    assert load_config(path)["hardware"]["strip_channels"] == 4
+    assert load_config(path).hardware.strip_channels == 4
 
 
 def test_power_cap_leaves_a_sparse_frame_alone():

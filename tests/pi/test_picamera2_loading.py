@@ -85,10 +85,10 @@ def test_picamera2_absent_is_still_a_missing_camera_and_auto_moves_on(tmp_path):
     fakes.mkdir()
     code = ("import sys\n"
             "sys.modules['picamera2'] = None\n"  # an import of it raises ModuleNotFoundError
-            "from table.config import Config, validate\n"
+            "from table.config import from_document\n"
             "from table.errors import HardwareError\n"
             "from vision.sources import open_source\n"
-            "cfg = Config(validate({'camera': {'source': 'auto', 'index': 9}}, 't'), None)\n"
+            "cfg = from_document({'camera': {'source': 'auto', 'index': 9}}, 't')\n"
             "try:\n    open_source(cfg)\nexcept HardwareError as exc:\n    print(exc)\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,

@@ -28,7 +28,7 @@ PIN = "4711"
 def table(tmp_path):
     config = load_config()
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
     controller = TableController(config, hardware=hardware, layout=layout, log_=GameLog(tmp_path / "g.sqlite3"),
                                  pipeline=None, scene=load_scene(SCENE), seed=3)
     yield controller

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from table.config import validate
+from table.config import from_document
 from tests.vision.synthetic import camera, heading_error, models, render, scene
 from vision.calibrate import focal_from_homography
 from vision.detect import MarkerDetector
@@ -155,9 +155,9 @@ def test_a_stray_copy_of_a_corner_marker_does_not_spoil_calibration(config):
 def test_edge_markers_join_the_calibration(config):
     doc = {"board": {"width": 24.0, "height": 24.0},
            "markers": {"corner_size_mm": 40, "model_size_mm": 20,
-                       "corners": {k: list(v) for k, v in config["markers"]["corners"].items()},
+                       "corners": {k: list(v) for k, v in config.markers.corners.items()},
                        "edges": {"4": [12.0, 1.2], "5": [12.0, 22.8]}}}
-    with_edges = validate(doc, "<test>")
+    with_edges = from_document(doc, "<test>")
     cam = camera()
     result = locate(render(cam, scene(with_edges)), with_lens(VisionSetup.from_config(with_edges), cam))
     assert result.calibration.used == (0, 1, 2, 3, 4, 5)

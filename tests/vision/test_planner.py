@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from table.cli import main
-from table.config import default_config, validate
+from table.config import default_config, from_document
 from table.live.doctor import diagnose
 from vision.camera import PinholeCamera
 from vision.cameras import camera_model
@@ -111,7 +111,7 @@ def test_doctor_reports_the_configured_camera_plan(tmp_path):
 def test_the_simulated_table_shows_what_the_configured_camera_sees():
     """A Camera Module 3 at 1 m cannot see all four corner markers: the demo no longer hides it."""
     doc = {"camera": {"model": "cm3", "mount_height_mm": 1000.0, "width": 1536, "height": 864}}
-    config = validate(doc, "<test>")
+    config = from_document(doc, "<test>")
     scene = SyntheticScene(BOARD, corner_markers(config))
     frame = SyntheticSource(config, scene, realtime=False).read()
     result = locate(frame.image, VisionSetup.from_config(config))

@@ -63,10 +63,10 @@ TICKS = [-90.0, 0.0, 90.0, 180.0, 37.0, -135.0, 152.5, -12.0]
 @pytest.fixture(scope="module")
 def located(config):
     board = np.full((int(24 * PPI), int(24 * PPI)), 255, np.uint8)
-    for corner_id, at in config["markers"]["corners"].items():
-        _place(board, _tile(int(corner_id), config["markers"]["corner_size_mm"]), tuple(at), -90.0)
+    for corner_id, at in config.markers.corners.items():
+        _place(board, _tile(int(corner_id), config.markers.corner_size_mm), tuple(at), -90.0)
     for n, tick in enumerate(TICKS):
-        _place(board, _tile(10 + n, config["markers"]["model_size_mm"]), (4.0 + 2.2 * n, 12.0), tick)
+        _place(board, _tile(10 + n, config.markers.model_size_mm), (4.0 + 2.2 * n, 12.0), tick)
     result = locate(cv2.cvtColor(board, cv2.COLOR_GRAY2BGR), VisionSetup.from_config(config))
     assert result.calibrated
     return {m.id: m for m in result.markers}

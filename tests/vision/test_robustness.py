@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from table.config import validate
+from table.config import from_document
 from tests.vision.synthetic import camera, render, scene
 from vision.camera import PinholeCamera
 from vision.degrade import LEVELS, MODERATE, Degradation, degrade
@@ -109,7 +109,7 @@ def test_a_hand_resting_over_a_marker_keeps_it_until_the_time_out(config):
 @pytest.fixture(scope="module")
 def full_board():
     """The issue's case: a 4' board at 2028x1520 with 20 mm markers (about 3 px a cell)."""
-    config = validate({"markers": {"model_size_mm": 20.0}}, "<test>")
+    config = from_document({"markers": {"model_size_mm": 20.0}}, "<test>")
     board = (48.0, 48.0)
     cam = PinholeCamera.overhead((2028, 1520), board, height_in=40.0, tilt_deg=(8.0, -5.0))
     truth = grid_layout(30, board, size_mm=20.0, seed=9)

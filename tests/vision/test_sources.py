@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from table.config import Config, validate
+from table.config import default_config, from_document
 from table.errors import ConfigError, HardwareError
 from tests.vision.synthetic import camera, scene
 from vision.picamera import Picamera2Source
@@ -70,7 +70,7 @@ def test_picamera2_is_only_imported_on_a_pi():
         import picamera2  # noqa: F401
     except ImportError:
         with pytest.raises(HardwareError, match="picamera2 is not available"):
-            Picamera2Source(validate({}, "<test>")["camera"])
+            Picamera2Source(default_config().camera)
     else:
         pytest.skip("picamera2 is installed here")
 
@@ -96,11 +96,11 @@ def test_synthetic_camera_renders_scene_changes_and_scripts(config):
 def test_open_source_follows_the_config(tmp_path, config):
     for i, image in enumerate(numbered_frames(2)):
         cv2.imwrite(str(tmp_path / f"{i}.png"), image)
-    replay = Config(validate({"camera": {"source": "replay", "path": str(tmp_path)}}, "<test>"), None)
+    replay = from_document({"camera": {"source": "replay", "path": str(tmp_path)}}, "<test>")
     assert isinstance(open_source(replay, realtime=False), ReplaySource)
     with pytest.raises(ConfigError, match="camera.path"):
-        open_source(Config(validate({"camera": {"source": "replay"}}, "<test>"), None))
+        open_source(from_document({"camera": {"source": "replay"}}, "<test>"))
     with pytest.raises(ConfigError, match="needs a scene"):
-        open_source(Config(validate({"camera": {"source": "synthetic"}}, "<test>"), None))
+        open_source(from_document({"camera": {"source": "synthetic"}}, "<test>"))
     demo = open_source(config, scene(config), realtime=False)
     assert isinstance(demo, SyntheticSource)

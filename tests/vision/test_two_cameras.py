@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from table.config import Config, validate
+from table.config import from_document
 from vision.camera import PinholeCamera
 from vision.merge import CameraView, ObservationMerger, merge_marker
 from vision.rig import CameraRig, RigFrame, camera_over
@@ -20,10 +20,10 @@ from vision.types import Frame, MarkerPose, Observation
 
 BOARD = (72.0, 48.0)
 SIZE = (2028, 1520)
-CONFIG = Config(validate({
+CONFIG = from_document({
     "board": {"width": BOARD[0], "height": BOARD[1]},
     "markers": {"corners": {"0": [1.5, 1.5], "1": [70.5, 1.5], "2": [70.5, 46.5], "3": [1.5, 46.5]},
-                "edges": {"4": [36.0, 1.5], "5": [36.0, 46.5], "6": [36.0, 24.0]}}}, "two-cameras"), None)
+                "edges": {"4": [36.0, 1.5], "5": [36.0, 46.5], "6": [36.0, 24.0]}}}, "two-cameras")
 CALIBRATION_IDS = frozenset(range(7))
 # camera 0 looks at x 0..42, camera 1 at x 30..72: the overlap is 30..42 (the seam at 36)
 VIEWS = ((0.0, (2.0, -1.0)), (30.0, (-1.5, 2.0)))

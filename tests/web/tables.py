@@ -18,6 +18,6 @@ def demo_controller(folder: Path, seed: int = 7, scene: Path = DEMO_SCENE, pipel
                     led_layout: Path | None = None) -> TableController:
     config = load_config()
     layout = load_layout(led_layout or config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
     return TableController(config, hardware=hardware, layout=layout, log_=GameLog(folder / "game.sqlite3"),
                            pipeline=pipeline, scene=load_scene(scene), seed=seed)

@@ -26,7 +26,7 @@ def hexes(tmp_path):
     """The hex demo on an under-board LED grid that covers its 24" board."""
     config = load_config()
     layout = LedLayout("grid-24", tuple(grid((0.75, 0.75), 1.5, 16, 16, serpentine=True)))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
     controller = TableController(config, hardware=hardware, layout=layout, pipeline=None,
                                  log_=GameLog(tmp_path / "game.sqlite3"), scene=load_scene(HEX), seed=7)
     yield controller

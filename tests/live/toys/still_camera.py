@@ -22,7 +22,7 @@ class StillCamera:
 
     @classmethod
     def open(cls, config: Config, *, realtime: bool = True) -> Self:
-        return cls(str(config.path("camera", "path")), config["camera"]["fps"])
+        return cls(str(config.path("camera", "path")), config.camera.fps)
 
     def read(self) -> Frame:
         if self.image is None:
