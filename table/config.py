@@ -84,7 +84,8 @@ class Config:
     def path(self, section: str, key: str) -> Path:
         """A path-valued key, relative to the config file's folder."""
         base = self.source.parent if self.source else CONFIG_DIR
-        return (base / getattr(getattr(self, section), key)).resolve()
+        value: str = getattr(getattr(self, section), key)
+        return (base / value).resolve()
 
     @property
     def corners(self) -> dict[int, tuple[float, float]]:
