@@ -161,7 +161,7 @@ def main() -> None:
     first = loop_runs[0]
     if args.inline:
         print("--inline: every frame waits for its commit, report and snapshot")
-    print(f"frames: {args.frames} at {config['camera']['width']}x{config['camera']['height']}, "
+    print(f"frames: {args.frames} at {config.camera.width}x{config.camera.height}, "
           f"{args.repeats} passes; per pass {first.events} game events logged, {first.writes} LED frames "
           f"written (only changes are sent), selected by the pointer: {first.selected}, "
           f"{first.asked} band questions asked of the rule system")

@@ -123,7 +123,7 @@ def main() -> None:
                     rates.append(rate)
     finally:
         sys.setswitchinterval(before)
-    print(f"frames: {args.frames} at {config['camera']['width']}x{config['camera']['height']}, "
+    print(f"frames: {args.frames} at {config.camera.width}x{config.camera.height}, "
           f"{args.repeats} passes per load; the intervals take turns frame by frame (each frame runs "
           f"with each interval in every other pass); panel thread: {statistics.median(rates):.0f} reports/s")
     for panel in (False, True):

@@ -140,7 +140,7 @@ def run_markers(args: argparse.Namespace) -> Any:
         raise ConfigError(f"--ids {args.ids}: {clash} are corner markers or the pointer in the config")
     panel_url = None
     if args.panel_url is not None:
-        panel_url = args.panel_url or f"http://smarttable.local:{config['web']['port']}/"
+        panel_url = args.panel_url or f"http://smarttable.local:{config.web.port}/"
     if args.size_mm is not None and not args.size_mm > 0:
         from table.errors import ConfigError
         raise ConfigError(f"--size-mm {args.size_mm:g}: a marker's side must be more than 0 mm")
@@ -208,7 +208,7 @@ def _lens_target(config: Config, out: str | None) -> tuple[Path, str]:
     reads = config.path("camera", "intrinsics") if config.camera.intrinsics else None
     path = Path(out).resolve() if out else reads or source.parent / "lens.toml"
     if path == reads:
-        return path, f"{source} reads it ([camera] intrinsics = {config['camera']['intrinsics']!r})"
+        return path, f"{source} reads it ([camera] intrinsics = {config.camera.intrinsics!r})"
     relative = os.path.relpath(path, source.parent)
     return path, f'to use it, set [camera] intrinsics = "{relative}" in {source}'
 

@@ -33,7 +33,7 @@ def check_layout_and_pins(config: Config) -> list[Finding]:
     out = []
     try:
         pins = load_pin_map(config.path("hardware", "pin_map"))
-        out.append(_finding("pin map", True, f"{config['hardware']['pin_map']}: factory {pins.factory}, "
+        out.append(_finding("pin map", True, f"{config.hardware.pin_map}: factory {pins.factory}, "
                                              f"buttons on GPIO {sorted(pins.buttons.values())}"))
     except TableError as exc:
         out.append(_finding("pin map", False, str(exc),

@@ -69,7 +69,7 @@ def test_each_crop_shows_its_models_marker_where_the_overlay_draws_it(seen, came
         image = decode(picture)
         assert image.shape == (picture["height"], picture["width"])
         marker = next(k for k, v in roster.items() if v == model_id)
-        found = {d.id: d for d in detect_markers(image, config["markers"]["dictionary"])}
+        found = {d.id: d for d in detect_markers(image, config.markers.dictionary)}
         assert marker in found, f"{model_id}'s marker {marker} not found in its crop (found {sorted(found)})"
         base = next(b for b in picture["overlay"]["bases"] if b["id"] == model_id)
         assert math.dist(found[marker].centre, base["centre"]) < 3.0          # pixels: the overlay is on it

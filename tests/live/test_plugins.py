@@ -114,7 +114,7 @@ def test_choosing_the_mocks_imports_no_camera_or_strip_driver_it_does_not_use(tm
             "from table.live.run import open_camera\n"
             f"config = load_config({str(config)!r})\n"
             "layout = load_layout(config.path('hardware', 'led_layout'))\n"
-            "hw = build_hardware(config['hardware'], config.path('hardware', 'pin_map'), len(layout), mock=True)\n"
+            "hw = build_hardware(config.hardware, config.path('hardware', 'pin_map'), len(layout), mock=True)\n"
             "source = open_camera(config)()\n"
             "assert source.read() is not None\n"
             "print(type(source).__name__, type(hw.strip).__name__)\n"
