@@ -134,9 +134,9 @@ def _synthetic(config: Config, scene: Any) -> tuple[Any, Any]:
     from vision.rig import RigSource, camera_over
 
     tilts = ((3.0, -2.0), (-2.0, 3.0))
-    parts = [SyntheticSource(c, scene, camera=camera_over((c.camera.width, c.camera.height),
-                                                          c.camera.area, tilts[i % 2]))
-             for i, c in enumerate(cameras)]
+    entries = [entry for entry in config.cameras if entry.source != "mqtt"]   # each local camera's own
+    parts = [SyntheticSource(c, scene, camera=camera_over((e.width, e.height), e.area, tilts[i % 2]))
+             for i, (c, e) in enumerate(zip(cameras, entries, strict=True))]
 
     def show(shown: Any) -> None:
         for part in parts:

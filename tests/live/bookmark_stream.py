@@ -17,7 +17,7 @@ from tests.live.live_fakes import DEMO_SCENE, ScriptedPipeline
 def main(log_path: str) -> None:
     config = default_config()
     layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config["hardware"], config.path("hardware", "pin_map"), len(layout), mock=True)
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
     controller = TableController(config, hardware=hardware, layout=layout, log_=GameLog(log_path),
                                  pipeline=ScriptedPipeline(), scene=load_scene(DEMO_SCENE))
     print("started", flush=True)
