@@ -75,12 +75,6 @@ class Config:
         table with the one `[camera]`."""
         return [replace(self, camera=camera, cameras=()) for camera in self.cameras]
 
-    def __getitem__(self, section: str) -> Section:
-        """A section by name (`config["camera"]`): the old access, while readers move to attributes."""
-        if section not in SECTIONS:
-            raise KeyError(section)
-        return getattr(self, section)  # type: ignore[no-any-return]
-
     def path(self, section: str, key: str) -> Path:
         """A path-valued key, relative to the config file's folder."""
         base = self.source.parent if self.source else CONFIG_DIR

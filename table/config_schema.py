@@ -138,19 +138,6 @@ class Section:
         """The section from validated values (every key present)."""
         return cls(**{name: _frozen(values[name]) for name in cls.schema()})
 
-    def __getitem__(self, key: str) -> Any:
-        """A key by name (`section["fps"]`): the old mapping access, while readers move to attributes."""
-        return getattr(self, key)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The keys and values, as TOML would give them (tables as dicts, arrays as lists)."""
-        return {f.name: _thawed(getattr(self, f.name)) for f in fields(self)}
-
-
-def _thawed(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _thawed(v) for k, v in value.items()}
-    return [_thawed(v) for v in value] if isinstance(value, tuple) else value
 
 
 def _points(value: Mapping[str, Any]) -> Mapping[str, tuple[float, float]]:

@@ -44,7 +44,7 @@ def check_layout_and_pins(config: Config) -> list[Finding]:
         cap = ColourCorrection(len(layout), hw.color_order, hw.gamma, hw.brightness,
                                hw.supply_amps, hw.strip_channels).full_white_cap
         out.append(_finding("LED layout", True, f"{layout.name}: {len(layout)} LEDs; all-white frames are "
-                                                f"dimmed to {cap:.0%} for a {hw['supply_amps']:g} A supply"))
+                                                f"dimmed to {cap:.0%} for a {hw.supply_amps:g} A supply"))
     except TableError as exc:
         out.append(_finding("LED layout", False, str(exc),
                             "fix the layout file named, or set hardware.led_layout"))
