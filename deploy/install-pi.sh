@@ -125,7 +125,7 @@ path = "$DATA/game.sqlite3"
 TOML
   echo "install-pi: wrote $CONFIG"
 fi
-PORT="$(table_python "    from table.config import load_config; print(load_config(sys.argv[1])['web']['port'])" \
+PORT="$(table_python "    from table.config import load_config; print(load_config(sys.argv[1]).web.port)" \
   "$CONFIG")" || die "fix $CONFIG (above), then run this again"
 
 # 4. found on the network: the host name and the panel's avahi service
