@@ -190,7 +190,8 @@ class SyntheticSource:
         """Show these scenes one per frame, then keep showing the last."""
         self._script = iter(scenes)
 
-    def read(self) -> Frame | None:
+    def read(self) -> Frame:
+        """The scene's frame (never None: the synthetic camera does not run out)."""
         if self.closed:
             raise HardwareError("synthetic camera: closed")
         if self._script is not None:
