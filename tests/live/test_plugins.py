@@ -15,10 +15,12 @@ import cv2
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from table import plugins
 from table.cli import main
 from table.config import CONFIG_DIR, load_config
-from table.errors import ConfigError, HardwareError
+from table.errors import ConfigError, HardwareError, SetupError
 from table.hw import build_hardware, load_pin_map, pin_factory
+from table.hw.strip import ColourCorrection
 from table.live.controller import TableController
 from table.live.gamelog import GameLog
 from table.live.leds import load_layout
@@ -157,3 +159,30 @@ def test_a_pin_factory_that_cannot_start_off_a_pi_says_so_in_one_line():
         pytest.skip("a machine with GPIO: the factory may start")
     with pytest.raises(HardwareError, match="^GPIO: cannot start the native pin factory .*hardware.mock = true$"):
         pin_factory("native", mock=False)
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """A package's entry points, as `pip install` would leave them: a dist-info folder on sys.path
+    declaring the toy strip and a strip whose module is missing."""
+    dist = tmp_path / "site" / "toy_strips-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-strips\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[smarttable.strips]\ntext = tests.live.toys.toy_strip:TextStrip\n"
+                                           "ws2801 = toy_strips_not_installed:Ws2801\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    plugins._installed.cache_clear()
+    yield
+    STRIPS.unregister("text")
+    plugins._installed.cache_clear()
+
+
+def test_an_installed_strip_is_found_by_its_entry_point_and_a_broken_one_is_one_line(installed):
+    assert {"text", "ws2801", "spi", "mock"} <= set(STRIPS.names())
+    correction = ColourCorrection(3)
+    strip = STRIPS.load("text").open(correction, load_pin_map(CONFIG_DIR / "pins-pi5.toml"))
+    strip.show([(255, 0, 0), (0, 0, 0), (0, 0, 255)])
+    assert type(strip) is TextStrip and len(strip.lines[-1].split()) == 3
+    with pytest.raises(SetupError, match=r"^hardware.strip: the LED strip 'ws2801' \(toy_strips_not_installed:Ws2801\) "
+                                         r"cannot load: No module named 'toy_strips_not_installed'$"):
+        STRIPS.load("ws2801")
