@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -240,3 +242,13 @@ def test_selecting_an_enemy_model_does_not_activate_it(make_controller):
     assert c.state.activation.unit == "rifles"
     c.command("select", id="sniper-1")               # B's model: looked at, not activated
     assert c.state.selected == "sniper-1" and c.state.activation.unit == "rifles"
+
+
+def test_the_table_leaves_the_interpreters_switch_interval_alone(make_controller, pipeline):
+    """Lowering it bought the LED path nothing measurable (bench/bench_switch.py), so neither the
+    controller nor its background worker changes it for the whole process."""
+    before = sys.getswitchinterval()
+    c = make_controller()
+    pipeline.see({23: (38.0, 15.0)}, (move(23, (38.0, 6.0), (38.0, 15.0)),))
+    c.process(frame(1))
+    assert sys.getswitchinterval() == before
