@@ -2,7 +2,9 @@
 
 `freeze` copies a JSON-like value (dicts, lists, tuples, scalars) into a form nobody can change (the
 read-only mappings wrap fresh dicts that no one else holds); `thaw` copies it back into plain dicts and
-lists, which `json` writes and a reader may change freely without touching the frozen value.
+lists, which a reader may change freely without touching the frozen value. A frozen value equals the
+JSON it was made from (a frozen array equals the list of the same items), and `json` writes it as that
+JSON but for the read-only mappings (`thaw` first).
 """
 
 from __future__ import annotations
@@ -11,7 +13,21 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-FrozenJson = Any       # a frozen JSON value: MappingProxyType, tuple, str, int, float, bool or None
+FrozenJson = Any       # a frozen JSON value: MappingProxyType, FrozenList, str, int, float, bool or None
+
+
+class FrozenList(tuple[Any, ...]):
+    """A frozen JSON array: a tuple that also equals the list of the same items, as the array it froze."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return tuple.__eq__(self, tuple(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
 
 
 def freeze(value: Any) -> FrozenJson:
@@ -19,7 +35,7 @@ def freeze(value: Any) -> FrozenJson:
     if isinstance(value, Mapping):
         return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
+        return FrozenList(freeze(v) for v in value)
     return value
 
 

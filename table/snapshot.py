@@ -6,27 +6,42 @@ readers never see a half-updated table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from table.frozen import freeze, freeze_mapping, thaw
+
+Document = Mapping[str, Any]      # a frozen JSON object (table/frozen.py): read-only, its arrays tuples
 
 
 @dataclass(frozen=True)
 class Snapshot:
+    """One published state of the table, deeply immutable: whatever a maker passes in is copied into
+    read-only mappings and tuples, so no reader can change what another reader (or the table) sees.
+    `to_dict` gives each caller a plain JSON copy of its own."""
+
     seq: int
-    status: dict[str, Any]            # camera, calibration, hardware: {"camera": "ok", ...}
+    status: Document                  # camera, calibration, hardware: {"camera": "ok", ...}
     ruleset: str
-    phase: dict[str, Any]             # {"turn": 1, "phase": "...", "player": "A", "phases": [...]}
-    scene: dict[str, Any]             # the scene document (contract's scene file format)
-    warnings: tuple[dict[str, Any], ...] = ()   # {"id", "kind", "message", "units": [...], "acknowledged"}
+    phase: Document                   # {"turn": 1, "phase": "...", "player": "A", "phases": [...]}
+    scene: Document                   # the scene document (contract's scene file format)
+    warnings: tuple[Document, ...] = ()          # {"id", "kind", "message", "units": [...], "acknowledged"}
     leds: tuple[tuple[int, int, int], ...] = ()  # the current LED frame, one RGB per LED
-    selection: dict[str, Any] = field(default_factory=dict)
+    selection: Document = field(default_factory=dict)
     timestamp: float = 0.0
 
+    def __post_init__(self) -> None:
+        for name in ("status", "phase", "scene", "selection"):
+            object.__setattr__(self, name, freeze_mapping(getattr(self, name)))
+        object.__setattr__(self, "warnings", freeze(self.warnings))
+        object.__setattr__(self, "leds", freeze(self.leds))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "status": self.status, "ruleset": self.ruleset, "phase": self.phase,
-                "scene": self.scene, "warnings": list(self.warnings),
-                "leds": [list(c) for c in self.leds], "selection": self.selection,
-                "timestamp": self.timestamp}
+        """The snapshot as `GET /api/state` serves it: a fresh plain copy for each caller."""
+        return {"seq": self.seq, "status": thaw(self.status), "ruleset": self.ruleset,
+                "phase": thaw(self.phase), "scene": thaw(self.scene), "warnings": thaw(self.warnings),
+                "leds": thaw(self.leds), "selection": thaw(self.selection), "timestamp": self.timestamp}
 
 
 class Controller(Protocol):

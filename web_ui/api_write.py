@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
@@ -9,6 +10,7 @@ from flask.blueprints import BlueprintSetupState
 
 from table import registry
 from table.errors import QueryError, SceneError, StorageError, TableError
+from table.frozen import thaw
 from table.rules import all_rulesets, get_ruleset
 from table.scene import parse_scene
 from web_ui import storage
@@ -194,7 +196,7 @@ def set_terrain() -> Response:
         for j, trait in enumerate(traits if isinstance(traits, list) else []):
             if not isinstance(trait, str):
                 raise ApiError(400, f"terrain[{i}].traits[{j}]", "expected a trait name")
-    scene = dict(panel().controller.snapshot().scene)
+    scene = thaw(panel().controller.snapshot().scene)
     scene["terrain"] = terrain
     try:
         parsed = parse_scene(scene)
@@ -232,7 +234,7 @@ def assign_marker() -> Response:
     return run("assign_marker", "marker", model=model, marker=marker)
 
 
-def marker_in_view(warnings: tuple[dict[str, Any], ...]) -> int:
+def marker_in_view(warnings: tuple[Mapping[str, Any], ...]) -> int:
     """The one marker the camera sees that the roster does not know (the model just placed)."""
     tails = [str(w.get("id", "")).rpartition(":")[2] for w in warnings if w.get("kind") == "unknown_marker"]
     unknown = sorted({int(tail) for tail in tails if tail.isdigit()})
@@ -261,7 +263,7 @@ def settings() -> Response:
         if not isinstance(rulings, dict):
             raise ApiError(400, "rulings", "expected an object of ruling options")
         try:
-            get_ruleset(ruleset)(parse_scene({**snapshot.scene, "ruleset": ruleset}), rulings)
+            get_ruleset(ruleset)(parse_scene({**thaw(snapshot.scene), "ruleset": ruleset}), rulings)
         except (QueryError, SceneError) as exc:
             raise ApiError(400, "rulings", str(exc)) from None
         params["rulings"] = rulings
@@ -275,5 +277,5 @@ def settings() -> Response:
 def save_scene(name: str) -> Response:
     only(body(), set())
     ctx = panel()
-    storage.write_scene(ctx.options.data_dir, name, ctx.controller.snapshot().scene)
+    storage.write_scene(ctx.options.data_dir, name, thaw(ctx.controller.snapshot().scene))
     return jsonify({"ok": True, "name": name})

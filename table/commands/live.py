@@ -14,6 +14,7 @@ from typing import Any
 
 from table.config import Config, load_config
 from table.errors import ConfigError, HardwareError
+from table.frozen import thaw
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -199,7 +200,8 @@ def log_replay(args: argparse.Namespace) -> Any:
     finally:
         table.close()
     return {"events": len(events), "game": snap.status.get("game"), "phase": state.phase_dict(),
-            "warnings": [w["id"] for w in snap.warnings], "selection": snap.selection, "scene": snap.scene}
+            "warnings": [w["id"] for w in snap.warnings], "selection": thaw(snap.selection),
+            "scene": thaw(snap.scene)}
 
 
 def log_games(args: argparse.Namespace) -> Any:
