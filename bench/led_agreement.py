@@ -29,6 +29,7 @@ from shapely.geometry import LineString, Polygon
 from table.config import CONFIG_DIR, read_toml
 from table.errors import TableError
 from table.live import highlight as hl
+from table.live.answers import Sight
 from table.live.display import answers_for, regions_for
 from table.live.leds import LedLayout, load_layout
 from table.live.session import GameState
@@ -240,23 +241,23 @@ def check_chain(layout: LedLayout, state: GameState) -> Tally:
     frame, answers = frame_of(layout, state)
     los = answers.los
     tally = Tally()
-    if not isinstance(los, dict):
+    if los is None:
         return tally
-    line = los.get("line") or [state.scene.model(m).position for m in los.get("models", [])]
+    line = los.line or [state.scene.model(m).position for m in los.models]
     if len(line) != 2:
         return tally
     a, b = ((float(p[0]), float(p[1])) for p in line)
     pts = layout.array()
     pitch = float(np.min([np.partition(np.hypot(*(pts - p).T), 1)[1] for p in pts[:64]]))
-    colour = hl.SIGHT_CLEAR if los["visible"] else hl.SIGHT_BLOCKED
+    colour = hl.SIGHT_CLEAR if los.visible else hl.SIGHT_BLOCKED
     lit = {i for i, c in enumerate(frame) if c == colour}
     far = [i for i in lit if shapely.distance(LineString([a, b]), shapely.points(pts[i])) > pitch * 0.75]
-    if los["visible"] and far:
+    if los.visible and far:
         tally.wrong.append(f"LEDs {far} lit as the sight line but not on it")
     start, end = layout.nearest(a), layout.nearest(b)
     marked = _spot_leds(layout, state.scene)
     on_line = set(np.flatnonzero(shapely.dwithin(LineString([a, b]), shapely.points(pts), pitch / 2 + 1e-9)))
-    if los["visible"]:
+    if los.visible:
         ok, excused = _connected(pts, lit | marked, start, end, pitch), False
     else:
         lit_blockers = _blockers_lit(frame, pts, state, los, pitch)
@@ -268,8 +269,8 @@ def check_chain(layout: LedLayout, state: GameState) -> Tally:
     elif excused:
         tally.tolerated += 1
     else:
-        tally.wrong.append(f"{'visible' if los['visible'] else 'blocked'} line {a} -> {b}: "
-                           f"{'no chain' if los['visible'] else 'no gap or blocker dark'} "
+        tally.wrong.append(f"{'visible' if los.visible else 'blocked'} line {a} -> {b}: "
+                           f"{'no chain' if los.visible else 'no gap or blocker dark'} "
                            f"from LED {start} to {end}")
     return tally
 
@@ -288,12 +289,12 @@ def _connected(pts: np.ndarray, covered: set[int], start: int, end: int, pitch: 
     return end in reached
 
 
-def _blockers_lit(frame: Any, pts: np.ndarray, state: GameState, los: dict[str, Any], pitch: float) -> bool:
+def _blockers_lit(frame: Any, pts: np.ndarray, state: GameState, los: Sight, pitch: float) -> bool:
     """Each blocker has a lit LED: a terrain piece one in the blocked colour within a grid diagonal
     of its outline (unless every LED there marks a model), a base the LED nearest it."""
     reach = pitch * math.sqrt(2) * 1.01
     marked = {int(np.argmin(np.hypot(*(pts - m.position).T))) for m in state.scene.models}
-    for ident in los.get("blocked_by") or []:
+    for ident in los.blocked_by:
         pieces = [t for t in state.scene.terrain if t.id == ident]
         if pieces:
             outline = Polygon(pieces[0].polygon)

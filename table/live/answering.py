@@ -15,8 +15,9 @@ from typing import Any
 
 from table.errors import TableError
 from table.live import close_call
+from table.live.answers import Answers
 from table.live.background import Background
-from table.live.display import AnswerCache, Answers, answers_for, situation_of
+from table.live.display import AnswerCache, answers_for, situation_of
 from table.live.session import GameState
 from table.live.sigmas import Sigmas
 from table.rules import get_ruleset

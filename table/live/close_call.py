@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from table.live import highlight as hl
-from table.live.display import Answers, ask
+from table.live.answers import Answers
+from table.live.display import ask
 from table.live.leds import LedLayout
 from table.live.session import GameState
 from table.live.sigmas import Sigmas, with_sigmas
@@ -46,7 +47,7 @@ def band_call(state: GameState, ruleset: Ruleset | None, answers: Answers, sigma
     to call; else None."""
     if ruleset is None or not sigmas or answers.unit is None or answers.target is None:
         return None
-    weapon = (answers.areas or {}).get("weapon")
+    weapon = answers.areas.weapon if answers.areas is not None else None
     sure = type(ruleset)(with_sigmas(ruleset.scene, sigmas), ruleset.rulings)
     answer = ask(sure, "band", answers.unit, answers.target, *((str(weapon),) if weapon else ()))
     if not isinstance(answer, dict) or not answer.get("too_close_to_call"):

@@ -365,7 +365,7 @@ class TableController:
         sigmas = self.model_sigmas()
 
         def view() -> tuple[dict[str, Any], dict[str, Any]]:
-            selection = {**self.answers.answers(state).to_dict(), "pointer": self.sightings.pointer_pick,
+            selection = {**self.answers.answers(state).to_json(), "pointer": self.sightings.pointer_pick,
                          "last_roll": state.last_roll, "ruler": state.ruler_dict()}
             phase = state.phase_dict()
             game = self.games.view(state, self.sightings.observed_hexes(state, camera_started))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
 from typing import Any
 
 from shapely.geometry import LineString, Polygon
@@ -16,6 +15,17 @@ from shapely.ops import nearest_points
 from table.errors import TableError
 from table.geometry import base_radius, footprint_vertices
 from table.live import highlight as hl
+from table.live.answers import (
+    Answers,
+    BandAnswer,
+    BandAreas,
+    Deployment,
+    Distance,
+    HexPath,
+    Reach,
+    Sight,
+    Template,
+)
 from table.live.session import GameState
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
@@ -59,32 +69,6 @@ def situation_of(state: GameState) -> dict[str, Any] | None:
     except TableError:
         return None
     return situation(ruleset)
-
-
-@dataclass(frozen=True)
-class Answers:
-    """The rule system's answers the LEDs and the panel show for the current selection."""
-
-    selected: str | None = None
-    unit: str | None = None
-    target: str | None = None
-    bands: dict[str, str] = field(default_factory=dict)        # enemy model id -> the unit's band to it
-    band: dict[str, Any] | None = None                         # the selected unit -> target
-    los: dict[str, Any] | None = None
-    distance: dict[str, Any] | None = None
-    moves: dict[str, Any] | None = None
-    path: dict[str, Any] | None = None                         # to the chosen hex (hex systems)
-    template: dict[str, Any] | None = None                     # attack template over the target
-    deployment: dict[str, Any] | None = None                   # zones, in the deployment phase
-    areas: dict[str, Any] | None = None                        # the unit's `bands` (the weapon shown)
-
-    def to_dict(self) -> dict[str, Any]:
-        areas = self.areas or {}
-        return {"model": self.selected, "unit": self.unit, "target": self.target, "bands": self.bands,
-                "band": self.band, "los": self.los, "distance": self.distance,
-                "reachable": None if self.moves is None else len(self.moves.get("reachable", [])),
-                "path": self.path, "template": self.template, "deployment": self.deployment,
-                "weapon": areas.get("weapon"), "weapons": areas.get("weapons", [])}
 
 
 def deployment(state: GameState, ruleset: Ruleset) -> dict[str, Any] | None:
@@ -177,7 +161,7 @@ def answers_for(state: GameState, ruleset: Ruleset, cache: AnswerCache | None = 
     target; hex systems also give the reachable hexes."""
     deploying = deployment(state, ruleset) if state.phase == "deployment" else None
     if state.selected is None:
-        return Answers(deployment=deploying)
+        return Answers(deployment=Deployment.of(deploying))
     cache = cache if cache is not None else AnswerCache()
     scene = state.scene
     model = scene.model(state.selected)
@@ -194,13 +178,13 @@ def answers_for(state: GameState, ruleset: Ruleset, cache: AnswerCache | None = 
     to = state.destination
     template = ruleset.shows_template(scene.unit(model.unit))
     return Answers(model.id, model.unit, target, bands,
-                   ask(ruleset, "band", model.unit, target, *weapon) if target else None,
-                   ask(ruleset, "los", model.id, target) if target else None,
-                   ask(ruleset, "distance", model.id, target) if target else None,
-                   ask(ruleset, "moves", model.unit) if hexes else None,
-                   ask(ruleset, "path", model.unit, f"{to[0]},{to[1]}") if hexes and to else None,
-                   ask(ruleset, "template", target, model.unit) if target and template else None,
-                   deploying, areas)
+                   BandAnswer.of(ask(ruleset, "band", model.unit, target, *weapon) if target else None),
+                   Sight.of(ask(ruleset, "los", model.id, target) if target else None),
+                   Distance.of(ask(ruleset, "distance", model.id, target) if target else None),
+                   Reach.of(ask(ruleset, "moves", model.unit) if hexes else None),
+                   HexPath.of(ask(ruleset, "path", model.unit, f"{to[0]},{to[1]}") if hexes and to else None),
+                   Template.of(ask(ruleset, "template", target, model.unit) if target and template else None),
+                   Deployment.of(deploying), BandAreas.of(areas))
 
 
 def _player_colour(state: GameState, player: str) -> hl.RGB:
@@ -208,10 +192,10 @@ def _player_colour(state: GameState, player: str) -> hl.RGB:
     return hl.PLAYER_COLOURS[players.index(player) % 4] if player in players else hl.GREY
 
 
-def _zones(state: GameState, deploying: dict[str, Any] | None) -> list[hl.Region]:
+def _zones(state: GameState, deploying: Deployment | None) -> list[hl.Region]:
     """Deployment zones in their players' colours."""
     regions: list[hl.Region] = []
-    for zone in (deploying or {}).get("zones", []):
+    for zone in deploying.zones if deploying is not None else ():
         colour = _player_colour(state, zone["player"])
         if "hexes" in zone and state.scene.hexgrid is not None:
             cells = frozenset((int(q), int(r)) for q, r in zone["hexes"])
@@ -227,43 +211,39 @@ def regions_for(state: GameState, answers: Answers) -> list[hl.Region]:
     colour for enemies, white for the selection; a model outside its deployment zone: purple)."""
     scene = state.scene
     regions: list[hl.Region] = _zones(state, answers.deployment)
-    outside = set((answers.deployment or {}).get("outside", []))
+    outside = answers.deployment.outside if answers.deployment is not None else frozenset()
     if answers.selected is None:
         return regions + [hl.Spot(m.position, hl.SIGHT_BLOCKED if m.id in outside
                                   else _player_colour(state, scene.unit(m.unit).player))
                           for m in scene.models]
-    if answers.moves and scene.hexgrid is not None:
-        cells = frozenset(tuple(r["hex"]) for r in answers.moves.get("reachable", []))
-        regions.append(hl.Hexes(scene.hexgrid, cells, hl.MOVE_RANGE))  # type: ignore[arg-type]
-    if answers.areas:
+    if answers.moves is not None and answers.moves.raw and scene.hexgrid is not None:
+        regions.append(hl.Hexes(scene.hexgrid, frozenset(answers.moves.reachable), hl.MOVE_RANGE))
+    if answers.areas is not None and answers.areas.raw:
         regions.append(_band_areas(scene, answers.areas))
-    path = (answers.path or {}).get("path")
-    if path and scene.hexgrid is not None:
-        colour = hl.PATH if (answers.path or {}).get("within_move", True) else hl.SIGHT_BLOCKED
-        regions.append(hl.Hexes(scene.hexgrid, frozenset((int(q), int(r)) for q, r in path[1:]), colour))
-    template = answers.template
-    if template:
-        colour = hl.TEMPLATE if template.get("far_enough", True) else hl.SIGHT_BLOCKED
-        regions.append(hl.Disc((float(template["centre"][0]), float(template["centre"][1])),
-                               float(template["radius"]), colour))
-    los = answers.los
-    if isinstance(los, dict):
-        regions += _sight(state, los)
+    path = answers.path.hexes if answers.path is not None else ()
+    if path and answers.path is not None and scene.hexgrid is not None:
+        colour = hl.PATH if answers.path.within_move else hl.SIGHT_BLOCKED
+        regions.append(hl.Hexes(scene.hexgrid, frozenset(path[1:]), colour))
+    template = answers.template if answers.template is not None and answers.template.raw else None
+    if template is not None:
+        colour = hl.TEMPLATE if template.far_enough else hl.SIGHT_BLOCKED
+        regions.append(hl.Disc(template.centre, template.radius, colour))
+    if answers.los is not None:
+        regions += _sight(state, answers.los)
     for model_id, band in answers.bands.items():
         regions.append(hl.Spot(scene.model(model_id).position, hl.BAND_COLOURS.get(band, hl.GREY)))
-    for model_id in (template or {}).get("touched", []):
+    for model_id in template.touched if template is not None else ():
         regions.append(hl.Spot(scene.model(model_id).position, hl.TEMPLATE))
     regions.append(hl.Spot(scene.model(answers.selected).position, hl.SELECTED))
     return regions
 
 
-def _band_areas(scene: Scene, areas: dict[str, Any]) -> hl.Bands:
+def _band_areas(scene: Scene, areas: BandAreas) -> hl.Bands:
     """The `bands` answer as LED areas: distances from the models it names, centre to centre or
     from their base outlines (`measure`), rounded as it says (`round_to`), with its boundary rule."""
-    shapes = tuple(_shape(scene.model(m), areas["measure"]) for m in areas["from"])
-    bands = tuple((float(b["from"]), float(b["to"]), hl.BAND_COLOURS.get(b["band"], hl.GREY))
-                  for b in areas["bands"])
-    return hl.Bands(shapes, bands, nearer=areas["boundary"] == "nearer", step=float(areas.get("round_to", 0)))
+    shapes = tuple(_shape(scene.model(m), areas.measure) for m in areas.measured_from)
+    bands = tuple((b.start, b.end, hl.BAND_COLOURS.get(b.name, hl.GREY)) for b in areas.bands)
+    return hl.Bands(shapes, bands, nearer=areas.nearer, step=areas.round_to)
 
 
 def _shape(model: Model, measure: str) -> hl.Shape:
@@ -276,21 +256,21 @@ def _shape(model: Model, measure: str) -> hl.Shape:
     return tuple((float(x), float(y)) for x, y in footprint_vertices(model)), 0.0
 
 
-def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:
+def _sight(state: GameState, los: Sight) -> list[hl.Region]:
     """The sight line (the rule system's, else centre to centre of the two models it names): a
     chain of LEDs, solid when clear, dashed when blocked; the terrain blocking it (a blocker too
     small to hold an LED lit where the line meets it); and the cover it crosses."""
     scene = state.scene
-    line = los.get("line")
-    models = los.get("models") or []
-    if not line and len(models) == 2:
-        line = [scene.model(models[0]).position, scene.model(models[1]).position]
+    line = los.line
+    models = los.models
+    if line is None and len(models) == 2:
+        line = (scene.model(models[0]).position, scene.model(models[1]).position)
     regions: list[hl.Region] = []
-    blocked_by = los.get("blocked_by") or []
-    cover_from = los.get("cover_from")
+    blocked_by = los.blocked_by
+    cover_from = los.cover_from
     sight = LineString(line) if line else None
-    visible = bool(los.get("visible"))
-    drawn = (hl.Line(tuple(line[0]), tuple(line[1]), hl.SIGHT_CLEAR if visible else hl.SIGHT_BLOCKED,
+    visible = los.visible
+    drawn = (hl.Line(line[0], line[1], hl.SIGHT_CLEAR if visible else hl.SIGHT_BLOCKED,
                      dashed=not visible) if line else None)
     blockers: list[hl.Region] = []
     marked = tuple(m.position for m in scene.models)      # LEDs that show the models
@@ -302,7 +282,7 @@ def _sight(state: GameState, los: dict[str, Any]) -> list[hl.Region]:
                     else nearest_points(polygon, sight)[0])
             blockers.append(hl.Blocker(piece.polygon, (meet.x, meet.y), hl.SIGHT_BLOCKED, marked, drawn))
             continue
-        if isinstance(cover_from, list):
+        if cover_from is not None:
             crossed = piece.id in cover_from
         else:
             crossed = (sight is not None and sight.intersects(polygon)

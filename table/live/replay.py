@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from table.errors import TableError
-from table.live.display import AnswerCache, Answers, answers_for
+from table.live.answers import Answers
+from table.live.display import AnswerCache, answers_for
 from table.live.events import decode
 from table.live.session import GameState, Session
 from table.live.summaries import summary
@@ -160,7 +161,7 @@ class Replay:
         if state is None:         # nothing applied yet (a log whose game_start this version refused)
             return {**head, "ruleset": None, "phase": {}, "scene": None, "selection": {}, "measure": None,
                     "warnings": []}
-        selection = {**self._answers_of(state).to_dict(), "last_roll": state.last_roll,
+        selection = {**self._answers_of(state).to_json(), "last_roll": state.last_roll,
                      "ruler": state.ruler_dict()}
         warnings = [{**w, "acknowledged": w["id"] in state.acknowledged} for w in point.warnings.values()]
         return {**head, "ruleset": state.scene.ruleset, "phase": state.phase_dict(),
