@@ -171,7 +171,7 @@ class BandAreas(Answer):
     @property
     def nearer(self) -> bool:
         """A distance on a boundary belongs to the nearer band."""
-        return self.raw["boundary"] == "nearer"
+        return bool(self.raw["boundary"] == "nearer")
 
     @property
     def round_to(self) -> float:
