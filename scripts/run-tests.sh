@@ -7,9 +7,9 @@ bash scripts/install-browser.sh || echo "run-tests: Chromium could not be instal
 bash scripts/install-mosquitto.sh || echo "run-tests: Mosquitto could not be installed; the club tests will say why they skip"
 .venv/bin/ruff check .
 .venv/bin/mypy   # the rooms and strictness are set in pyproject.toml ([tool.mypy])
-# One worker a core (pytest-xdist), each test file whole in one worker: a module's fixtures (its Chromium,
-# its rendered boards) are made once. `-n 0` after it runs everything in this process.
-.venv/bin/python -m pytest -n auto --dist loadfile "$@"
+# One worker a logical CPU, at most 4 (pytest-xdist), each test file whole in one worker: a module's fixtures
+# (its Chromium, its rendered boards) are made once. `-n 0` after it runs everything in this process.
+.venv/bin/python -m pytest -n logical --maxprocesses 4 --dist loadfile "$@"
 # The whole run (no pytest arguments, as CI) ends with two minutes of phones on every endpoint against
 # the running demo table: it fails if the table's memory passes 300 MB or a request fails (issue 11).
 if [ "$#" -eq 0 ]; then
