@@ -10,15 +10,13 @@ import subprocess
 import time
 from pathlib import Path
 
+from tests.ports import free_port
+
+__all__ = ["Mosquitto", "find_mosquitto", "free_port"]
+
 
 def find_mosquitto() -> str | None:
     return shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Mosquitto:

@@ -19,16 +19,11 @@ from table.config import CONFIG_DIR, default_config
 from table.scene import load_scene
 from tests.inprocess import smarttable
 from tests.live.live_fakes import DEMO_SCENE, ROOT
+from tests.ports import free_port
 from vision.sources import SyntheticSource
 from vision.synthetic_scene import from_scene
 
 SMARTTABLE = [sys.executable, "-m", "table.cli"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_run_demo_serves_the_panel_and_stops_cleanly_on_sigterm(tmp_path):

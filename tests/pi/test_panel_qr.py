@@ -20,6 +20,7 @@ import pytest
 
 from table.cli import main
 from table.live.panel_address import announce, lan_address, panel_urls, qr_text
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG_DIR = ROOT / "firmware_cfg"
@@ -88,9 +89,7 @@ def test_markers_add_a_printable_qr_page_of_the_panel(tmp_path, capsys):
 
 
 def test_run_prints_the_address_and_its_qr_code_in_a_terminal(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port("0.0.0.0")
     config = tmp_path / "table.toml"
     config.write_text(f'[web]\npin = "246813"\n[log]\npath = "game.sqlite3"\n'
                       f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
