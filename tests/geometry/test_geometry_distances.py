@@ -91,7 +91,8 @@ def test_rect_edge_distance_face_to_face_and_corner():
 def test_oval_edge_distance_within_0_005_of_the_true_ovals(a, b):
     reach = (max(a.base.width_mm, a.base.depth_mm) + max(b.base.width_mm, b.base.depth_mm)) / 2 / 25.4
     if centre_distance(a, b) < reach + 0.05:  # make them disjoint, keep the direction
-        dx, dy = (b.x - a.x, b.y - a.y) if centre_distance(a, b) > 0 else (1.0, 0.0)
+        # (a direction from centres a hair apart would blow up the scale to infinity: take +x then)
+        dx, dy = (b.x - a.x, b.y - a.y) if centre_distance(a, b) > 1e-6 else (1.0, 0.0)
         scale = (reach + 0.05 + (abs(dx) + abs(dy)) % 1.0) / math.hypot(dx, dy)
         b = Model("b", "u", a.x + dx * scale, a.y + dy * scale, b.heading, base=b.base)
     assert edge_distance(a, b) == pytest.approx(oval_gap(a, b), abs=0.005)
