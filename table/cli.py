@@ -17,7 +17,6 @@ from typing import Any
 from table import __version__
 from table.commands import COMMAND_MODULES
 from table.errors import TableError
-from table.live.memory import tune_malloc
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,6 +40,8 @@ def strict_json(value: Any) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from table.live.memory import tune_malloc  # a room: imported on use
+
     tune_malloc()          # before any thread starts: `run` stays flat in memory under many phones
     args = build_parser().parse_args(argv)
     try:

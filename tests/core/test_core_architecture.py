@@ -83,3 +83,47 @@ def test_the_core_has_the_modules_the_architecture_names():
     for module in ("table/scene.py", "table/geometry.py", "table/hexgrid.py", "table/config.py",
                    "table/rules/base.py", "table/snapshot.py"):
         assert module in names
+
+
+# The command line (table/cli.py, table/commands/) may use any room, but imports a room only on use (inside
+# the function that needs it), so `smarttable --help` loads no camera, panel or hub; at module level it
+# imports only the standard library, its own modules and the core (a TYPE_CHECKING block is no import).
+COMMAND_LINE = files("table/cli.py", "table/commands")
+ROOMS_LOADED_ON_USE = ("table.live", "table.hw", "vision", "web_ui", "hub", "cv2", "numpy", "flask", "paho",
+                       *HARDWARE_LIBS, *WEB_LIBS)
+
+
+def module_level_imports(path: Path) -> set[str]:
+    """The modules a file imports when it is imported (not inside a function, not under TYPE_CHECKING)."""
+    names: set[str] = set()
+    pending: list[ast.stmt] = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" not in ast.unparse(node.test):
+            pending += [*node.body, *node.orelse]
+        elif isinstance(node, ast.Try):
+            pending += [*node.body, *node.orelse, *node.finalbody, *(s for h in node.handlers for s in h.body)]
+        elif isinstance(node, (ast.With, ast.ClassDef)):
+            pending += node.body
+    return names
+
+
+def test_the_command_line_imports_the_rooms_only_on_use():
+    assert len(COMMAND_LINE) > 2
+    lazily = {name for path in COMMAND_LINE for name in imports_of(path)} - {
+        name for path in COMMAND_LINE for name in module_level_imports(path)}
+    assert {"vision", "web_ui", "hub", "table.live"} <= {n.split(".")[0] if not n.startswith("table.") else
+                                                        ".".join(n.split(".")[:2]) for n in lazily}, lazily
+    bad = [f"{path.relative_to(ROOT)} imports {name} at module level" for path in COMMAND_LINE
+           for name in sorted(module_level_imports(path))
+           if any(name == f or name.startswith(f + ".") for f in ROOMS_LOADED_ON_USE)]
+    assert bad == []
+
+
+def test_no_room_imports_the_command_line():
+    rooms = files("table", "vision", "web_ui", "hub", exclude=("table/cli.py", "table/commands"))
+    assert offences(rooms, ("table.cli", "table.commands")) == []

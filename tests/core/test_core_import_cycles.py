@@ -7,7 +7,7 @@ from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("table", "vision", "web_ui")
+PACKAGES = ("table", "vision", "web_ui", "hub")
 
 
 def module_name(path: Path) -> str:
@@ -54,6 +54,7 @@ def test_the_graph_sees_the_known_imports():
     assert "table.rules.synaptik.los" in edges["table.rules.synaptik.ruleset"]
     assert "table.rules.hex_skirmish.analysis" in edges["table.rules.hex_skirmish.ruleset"]
     assert "table.rules.base" in edges["table.rules.hexbase"]
+    assert "hub.listener" in edges["hub.web"]
 
 
 def test_no_import_circles():
