@@ -66,6 +66,7 @@ def _object(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, 
     return out
 
 
+NONE = {"nullable": True, "enum": [None]}   # only null
 HEX = {"type": "array", "minItems": 2, "maxItems": 2,
        "items": {"type": "integer", "minimum": -1000, "maximum": 1000}}
 
@@ -182,6 +183,15 @@ def _bookmark_paths() -> dict[str, Any]:
     }
 
 
+def _ruler() -> dict[str, Any]:
+    """Both ends, or none (no body, {} or nulls): take the ruler away."""
+    op = _change("The shared ruler (every phone and the LEDs show it)", {"oneOf": [
+        _object({"from": {"oneOf": [ID, POINT]}, "to": {"oneOf": [ID, POINT]}}, ("from", "to")),
+        _object({"from": NONE, "to": NONE})]}, 404)
+    op["requestBody"]["required"] = False
+    return op
+
+
 def document() -> dict[str, Any]:
     ident_body = _object({"id": ID}, ("id",))
     roll = {"oneOf": [_roll(kind, props, required) for kind, (props, required) in _rolls().items()]}
@@ -253,9 +263,7 @@ def document() -> dict[str, Any]:
                 "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {
                     "schema": {"type": "string"}}}}, **_errors(400, 404)}}},
             "/api/phase/advance": {"post": _change("Advance to the next phase", _object({}))},
-            "/api/ruler": {"post": _change("The shared ruler (every phone and the LEDs show it)", _object({
-                "from": {"oneOf": [ID, POINT], "nullable": True},
-                "to": {"oneOf": [ID, POINT], "nullable": True}}), 404)},
+            "/api/ruler": {"post": _ruler()},
             "/api/undo": {"post": _change("Take back the last change (as the undo button)", _object({}))},
             "/api/select": {"post": _change("Select a model or unit", ident_body, 404)},
             "/api/target": {"post": _change("Pick the selection's target", ident_body, 404)},
