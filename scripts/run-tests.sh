@@ -3,7 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
-bash scripts/install-browser.sh || echo "run-tests: Chromium could not be installed; browser tests will say why they skip"
+# Under CI a browser that could not be installed fails the run (and the browser tests); locally they skip.
+if ! bash scripts/install-browser.sh; then
+  if [ "${CI:-}" = true ]; then echo "run-tests: Chromium could not be installed" >&2; exit 1; fi
+  echo "run-tests: Chromium could not be installed; browser tests will say why they skip"
+fi
 bash scripts/install-mosquitto.sh || echo "run-tests: Mosquitto could not be installed; the club tests will say why they skip"
 .venv/bin/ruff check .
 .venv/bin/mypy   # the rooms and strictness are set in pyproject.toml ([tool.mypy])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.browser import ARGS, CHROMIUM, PHONE
+from tests.web.browser import ARGS, CHROMIUM, PHONE, require_chromium
 from tests.web.fake_table import FakeTable, load_doc
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
@@ -55,6 +55,7 @@ def browser():
     session, as Playwright's sync API allows one instance at a time and other rooms start their own."""
     from playwright.sync_api import sync_playwright
 
+    require_chromium()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
