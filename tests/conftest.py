@@ -1,5 +1,7 @@
 """For every test: the rule systems that live in the tests folder (tests/rule_systems/) are
-registered before collection, as an installed rule system would be found by its entry point."""
+registered before collection, as an installed rule system would be found by its entry point; and
+Hypothesis judges examples, not the clock (a loaded 2-core machine running the suite in parallel
+makes generation and single examples slow without anything being wrong)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,11 @@ import importlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("table", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile("table")
 
 RULE_SYSTEMS = Path(__file__).resolve().parent / "rule_systems"
 
