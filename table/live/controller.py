@@ -256,7 +256,7 @@ class TableController:
         return self.answers.ruleset(self.state)
 
     def current_warnings(self) -> list[dict[str, Any]]:
-        return list(self.warnings.current)
+        return [w.to_json() for w in self.warnings.current]
 
     # ------------------------------------------------------------ frames
 
@@ -373,7 +373,7 @@ class TableController:
                 phase[state.scene.ruleset] = game
             return selection, phase
 
-        self.publisher.publish(state, status, self.leds.frame, self.warnings.current, states, sigmas, view)
+        self.publisher.publish(state, status, self.leds.frame, self.current_warnings(), states, sigmas, view)
 
     # ------------------------------------------------------------ the panel's protocol (table/panel_api.py)
 

@@ -20,6 +20,7 @@ from table.live.background import Background
 from table.live.events import Event, WarningCleared, WarningRaised, decode, encode
 from table.live.gamelog import GameLog
 from table.live.session import GameState, Session, new_game
+from table.live.warnings import TableWarning
 from table.scene import Scene
 
 log = logging.getLogger(__name__)
@@ -51,13 +52,13 @@ class Journal:
         assert self.session.state is not None
         return self.session.state
 
-    def resume(self) -> list[dict[str, Any]] | None:
+    def resume(self) -> list[TableWarning] | None:
         """Replay the log's current game into the session; the warnings it holds as still standing
         (None when there is no game to resume)."""
         game = self.gamelog.current_game()
         if game is None:
             return None
-        raised: dict[str, dict[str, Any]] = {}
+        raised: dict[str, TableWarning] = {}
         for entry in self.gamelog.events(game):
             try:
                 event = decode(entry)
@@ -66,8 +67,8 @@ class Journal:
                 log.warning("game log event %s skipped: %s", entry.get("seq"), exc)
                 continue
             if isinstance(event, WarningRaised):
-                raised[event.id] = {"id": event.id, "kind": event.warning, "message": event.message,
-                                    "units": list(event.units or ())}
+                raised[event.id] = TableWarning(event.id, event.warning or "", event.message,
+                                                event.units or ())
             elif isinstance(event, WarningCleared):
                 raised.pop(event.id, None)
         if self.session.state is None:

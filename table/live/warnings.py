@@ -8,6 +8,7 @@ farther than its allowance this activation), `off_board` (a model's marker outsi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from table.live.events import Event, WarningCleared, WarningRaised
@@ -16,8 +17,24 @@ from table.live.session import GameState, moved_distance
 SEEN_KINDS = ("off_board", "unknown_marker")   # warnings about what the camera sees right now
 
 
-def _warning(wid: str, kind: str, message: str, units: Iterable[str]) -> dict[str, Any]:
-    return {"id": wid, "kind": kind, "message": message, "units": sorted(set(units))}
+@dataclass(frozen=True)
+class TableWarning:
+    """One warning: its stable id, its kind, what it says, the units it is about, acknowledged or not."""
+
+    id: str
+    kind: str
+    message: str
+    units: tuple[str, ...] = ()
+    acknowledged: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """As the snapshot and `GET /api/state` show it."""
+        return {"id": self.id, "kind": self.kind, "message": self.message, "units": list(self.units),
+                "acknowledged": self.acknowledged}
+
+
+def _warning(wid: str, kind: str, message: str, units: Iterable[str]) -> TableWarning:
+    return TableWarning(wid, kind, message, tuple(sorted(set(units))))
 
 
 def _melee_units(item: Any) -> list[str]:
@@ -34,7 +51,7 @@ def _melee_units(item: Any) -> list[str]:
     return [str(item)]
 
 
-def from_report(state: GameState, report: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+def from_report(state: GameState, report: Mapping[str, Any] | None) -> list[TableWarning]:
     """Cohesion and melee warnings from the rule system's `report` answer."""
     if not report:
         return []
@@ -45,7 +62,7 @@ def from_report(state: GameState, report: Mapping[str, Any] | None) -> list[dict
             stray = ", ".join(map(str, entry.get("out_of_cohesion", [])))
             warnings.append(_warning(f"cohesion:{unit}", "cohesion",
                                      f"unit {unit} is out of cohesion ({stray})", [unit]))
-    melee: dict[str, dict[str, Any]] = {}
+    melee: dict[str, TableWarning] = {}
     for item in report.get("melee", []) or []:
         units = sorted({_unit_of(state, i) for i in _melee_units(item)})
         if len(units) > 1:
@@ -61,7 +78,7 @@ def _unit_of(state: GameState, ident: str) -> str:
         return ident
 
 
-def overmove(state: GameState, tolerance: float) -> list[dict[str, Any]]:
+def overmove(state: GameState, tolerance: float) -> list[TableWarning]:
     """Models that ended (or stand, in the current activation) farther from their activation's start
     than their unit may move; activations of this phase count."""
     activations = [*state.finished, *([state.activation] if state.activation else [])]
@@ -83,7 +100,7 @@ def overmove(state: GameState, tolerance: float) -> list[dict[str, Any]]:
 
 
 def on_board(state: GameState, seen: Mapping[int, tuple[float, float]],
-             known: set[int]) -> list[dict[str, Any]]:
+             known: set[int]) -> list[TableWarning]:
     """Markers seen off the board, and markers the table does not know."""
     width, height = state.scene.board.width, state.scene.board.height
     bound = state.markers()
@@ -102,10 +119,10 @@ def on_board(state: GameState, seen: Mapping[int, tuple[float, float]],
 
 
 def compute(state: GameState, report: Mapping[str, Any] | None, seen: Mapping[int, tuple[float, float]],
-            known: set[int], tolerance: float) -> list[dict[str, Any]]:
+            known: set[int], tolerance: float) -> list[TableWarning]:
     """Every current warning, each marked acknowledged or not."""
     found = from_report(state, report) + overmove(state, tolerance) + on_board(state, seen, known)
-    return [{**w, "acknowledged": w["id"] in state.acknowledged} for w in found]
+    return [replace(w, acknowledged=w.id in state.acknowledged) for w in found]
 
 
 
@@ -113,7 +130,7 @@ class Standing:
     """The warnings standing now, each marked acknowledged or not. Used under the controller's lock."""
 
     def __init__(self) -> None:
-        self.current: list[dict[str, Any]] = []
+        self.current: list[TableWarning] = []
 
     def update(self, state: GameState, report: Mapping[str, Any] | None,
                seen: Mapping[int, tuple[float, float]], known: set[int], tolerance: float,
@@ -122,10 +139,9 @@ class Standing:
         Before the camera's first frame, what it saw last (markers off the board, unknown) still stands."""
         found = compute(state, report, seen, known, tolerance)
         if not camera_started:
-            found += [w for w in self.current if w.get("kind") in SEEN_KINDS]
-        before = {w["id"] for w in self.current}
-        now = {w["id"] for w in found}
-        raised = [WarningRaised(w["id"], w["kind"], w["message"], tuple(w["units"]))
-                  for w in found if w["id"] not in before]
+            found += [w for w in self.current if w.kind in SEEN_KINDS]
+        before = {w.id for w in self.current}
+        now = {w.id for w in found}
+        raised = [WarningRaised(w.id, w.kind, w.message, w.units) for w in found if w.id not in before]
         after = emit([*raised, *(WarningCleared(wid) for wid in sorted(before - now))])
-        self.current = [{**w, "acknowledged": w["id"] in after.acknowledged} for w in found]
+        self.current = [replace(w, acknowledged=w.id in after.acknowledged) for w in found]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from table.rules import get_ruleset
 from table.scene import load_scene
-from tests.live.live_fakes import DATA
+from tests.live.live_fakes import DATA, frame, move
 
 SELECTION_KEYS = {"model", "unit", "target", "bands", "band", "los", "distance", "reachable", "path", "template",
                   "deployment", "weapon", "weapons", "pointer", "last_roll", "ruler"}
@@ -38,3 +38,18 @@ def test_a_hex_selection_counts_the_reachable_hexes_and_keeps_the_path(make_cont
     unit = c.state.scene.model(c.state.selected).unit
     assert selection["reachable"] == len(rules.ask("moves", [unit])["reachable"]) > 0
     assert selection["path"] == rules.ask("path", [unit, "2,1"])
+
+
+def test_warnings_are_typed_and_shown_as_before_after_a_restart_too(make_controller, pipeline, tmp_path):
+    c = make_controller()
+    pipeline.see({23: (38.0, 15.0)}, (move(23, (38.0, 6.0), (38.0, 15.0)),))
+    c.process(frame(1))
+    shown = c.snapshot().to_dict()["warnings"]
+    assert [w.id for w in c.warnings.current] == [w["id"] for w in shown] == ["overmove:sniper-1:1"]
+    assert shown[0] == {"id": "overmove:sniper-1:1", "kind": "overmove", "units": ["sniper"],
+                        "acknowledged": False, "message": shown[0]["message"]}
+    c.command("acknowledge", id="overmove:sniper-1:1")
+    c.close()
+    again = make_controller(log_path=tmp_path / "game.sqlite3")
+    resumed = again.snapshot().to_dict()["warnings"]
+    assert resumed == [{**shown[0], "acknowledged": True}]
