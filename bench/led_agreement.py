@@ -33,11 +33,13 @@ from table.live.answers import Sight
 from table.live.display import answers_for, regions_for
 from table.live.leds import LedLayout, load_layout
 from table.live.session import GameState
-from table.rules import get_ruleset
+from table.rules import Ruleset, all_rulesets, get_ruleset
+from table.rules.inch import InchRuleset
 from table.scene import Scene, parse_scene, scene_to_dict
 
 LAYOUTS: tuple[Path, ...] = tuple(sorted((CONFIG_DIR / "leds").glob("*.toml")))
-RULESETS = ("synaptik", "age_of_tyrants")
+# every inch-measured rule system whose bands the live table caches pair by pair (what the LEDs show)
+RULESETS = tuple(sorted(r.name for r in all_rulesets() if issubclass(r, InchRuleset) and r.pairwise_bands))
 TOLERANCE = 0.5          # inches either side of a band boundary
 UNIT = "us"              # the selected unit in every generated scene
 PROBE_MM = 0.01          # a probe base small enough to stand for a point
@@ -55,14 +57,19 @@ def _bands(rng: random.Random, names: tuple[str, ...]) -> dict[str, list[float]]
     return {n: [float(lo), float(hi)] for n, lo, hi in zip(names, [0, *edges[:-1]], edges, strict=True)}
 
 
-def _base(rng: random.Random, ruleset: str) -> dict[str, Any]:
-    if ruleset == "age_of_tyrants" and rng.random() < 0.3:
+def _profiles(system: type[Ruleset]) -> bool:
+    """Whether the system's weapons carry AP/AM profiles (a scene key it declares) instead of bands."""
+    return "ap" in system.extra_scene_keys.get("weapon", ())
+
+
+def _base(rng: random.Random, system: type[Ruleset]) -> dict[str, Any]:
+    if _profiles(system) and rng.random() < 0.3:
         return {"shape": "rect", "width_mm": rng.choice([40, 50]), "depth_mm": rng.choice([60, 75])}
     return {"shape": "circle", "diameter_mm": rng.choice([25, 32, 40])}
 
 
-def _weapons(rng: random.Random, ruleset: str) -> list[dict[str, Any]]:
-    if ruleset == "age_of_tyrants":
+def _weapons(rng: random.Random, system: type[Ruleset]) -> list[dict[str, Any]]:
+    if _profiles(system):
         return [{"name": f"Gun {k}", "ap": [rng.randint(0, 4) for _ in range(4)],
                  "am": [rng.randint(0, 4) for _ in range(4)]} for k in range(rng.randint(0, 2))]
     weapons: list[dict[str, Any]] = [{"name": "Bayonet"}] if rng.random() < 0.4 else []
@@ -84,29 +91,32 @@ def _terrain(rng: random.Random) -> list[dict[str, Any]]:
 
 def random_state(rng: random.Random, ruleset: str, target: bool = False) -> GameState:
     """A random table: the selected unit (1-5 models in a clump) with random weapons, two enemy
-    units anywhere, some terrain; sometimes a chosen weapon and rulings that change measuring."""
+    units anywhere, some terrain; sometimes a chosen weapon and rulings that change measuring (the
+    system's `measure` and `round_to` options, where it declares them)."""
+    system = get_ruleset(ruleset)
+    options = {o.name: o for o in system.options}
     units: list[dict[str, Any]] = [{"id": UNIT, "player": "A", "stats": {"size": 1, "movement": 6},
-                                    "weapons": _weapons(rng, ruleset)}]
+                                    "weapons": _weapons(rng, system)}]
     cx, cy = rng.uniform(4, 44), rng.uniform(4, 44)
     models: list[dict[str, Any]] = [
         {"id": f"{UNIT}-{i}", "unit": UNIT, "x": cx + rng.uniform(-3, 3), "y": cy + rng.uniform(-3, 3),
-         "heading": rng.uniform(-179, 180), "base": _base(rng, ruleset)} for i in range(rng.randint(1, 5))]
+         "heading": rng.uniform(-179, 180), "base": _base(rng, system)} for i in range(rng.randint(1, 5))]
     for u in range(2):
         units.append({"id": f"them{u}", "player": "B", "stats": {"size": 1}, "weapons": []})
         models += [{"id": f"them{u}-{i}", "unit": f"them{u}", "x": rng.uniform(0.5, 47.5),
                     "y": rng.uniform(0.5, 47.5), "heading": rng.uniform(-179, 180),
-                    "base": _base(rng, ruleset)} for i in range(rng.randint(1, 4))]
+                    "base": _base(rng, system)} for i in range(rng.randint(1, 4))]
     scene = parse_scene({"format": "smarttable-scene/1", "ruleset": ruleset, "terrain": _terrain(rng),
                          "units": units, "models": models}, "random scene")
     rulings: dict[str, Any] = {}
-    if rng.random() < 0.3:
-        rulings["measure"] = rng.choice(["centre", "edge"])
-    if ruleset == "age_of_tyrants" and rng.random() < 0.4:
+    if "measure" in options and rng.random() < 0.3:
+        rulings["measure"] = rng.choice(options["measure"].choices)
+    if "round_to" in options and rng.random() < 0.4:
         rulings["round_to"] = rng.choice([0.25, 1])
     ranged = [w["name"] for w in units[0]["weapons"] if w.get("bands") or w.get("ap")]
     chosen = ((UNIT, rng.choice(ranged)),) if ranged and rng.random() < 0.4 else ()
     enemies = [m["id"] for m in models if m["unit"] != UNIT]
-    step = 1 if ruleset == "age_of_tyrants" else 0        # past Age of Tyrants' deployment
+    step = 1 if system.deployment is not None else 0     # past a deployment phase
     return GameState(scene, step=step, selected=rng.choice(models[:len(models) - len(enemies)])["id"],
                      target=rng.choice(enemies) if target else None, rulings=rulings, weapons=chosen)
 
