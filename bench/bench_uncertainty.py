@@ -7,7 +7,7 @@ markers' `sigma` as `smarttable locate` reports it. True marker heights scatter 
 height by `model_height_sigma_mm`. Targets: coverage 92-98% over >= 1,000 pairs per condition and a mean
 half-width < 0.05". Renders are cached under /tmp/smarttable-bench-uncertainty (they are slow).
 
-    .venv/bin/python bench/bench_uncertainty.py [--quick]
+    .venv/bin/python bench/bench_uncertainty.py [--quick] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ class Condition:
     height_mm: float = 4.0  # configured marker height
     height_sigma_mm: float = 1.0  # true heights scatter by this (and the config says so)
     lens_known: bool = True  # the lens calibrated (`smarttable calibrate-lens`), else not
+    dist: tuple[float, ...] = DIST  # the rendered lens's distortion
 
 
 CONDITIONS = (
@@ -56,6 +57,7 @@ CONDITIONS = (
     Condition("tilt (10, -6)", tilt=(10.0, -6.0)),
     Condition("tall bases 12+-3 mm", height_mm=12.0, height_sigma_mm=3.0),
     Condition("lens not calibrated", lens_known=False),
+    Condition("milder lens k1 -0.02, not calibrated", lens_known=False, dist=(-0.02, 0.0, 0.0, 0.0, 0.0)),
 )
 
 
@@ -67,12 +69,14 @@ def truth_for(cond: Condition, seed: int) -> tuple[SceneMarker, ...]:
 
 
 def camera_for(cond: Condition) -> PinholeCamera:
-    return PinholeCamera.overhead(SIZE, BOARD, height_in=40.0, tilt_deg=cond.tilt, dist=DIST)
+    return PinholeCamera.overhead(SIZE, BOARD, height_in=40.0, tilt_deg=cond.tilt, dist=cond.dist)
 
 
 def frame_for(config, cond: Condition, seed: int, truth: tuple[SceneMarker, ...]) -> np.ndarray:
     """The rendered frame, from the cache when it is there."""
     key = f"{cond.noise}-{cond.blur}-{cond.tilt}-{cond.height_mm}-{cond.height_sigma_mm}-{seed}"
+    if cond.dist != DIST:
+        key += f"-dist{cond.dist}"
     path = CACHE / (key.replace(" ", "_").replace("/", "_") + ".png")
     cached = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE) if path.exists() else None
     if cached is not None:
@@ -140,6 +144,7 @@ def along_radius(foot: tuple[float, float], a, b, degrees: float = 20.0) -> bool
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one render per condition (too few pairs)")
+    parser.add_argument("--only", metavar="TEXT", help="only the conditions whose name contains TEXT")
     args = parser.parse_args()
     config = default_config()
     renders = range(1, 2) if args.quick else range(1, 3)
@@ -147,14 +152,17 @@ def main() -> None:
           f"a render, {len(renders)} render(s) a condition (cache {CACHE})")
     ok = True
     for cond in CONDITIONS:
+        if args.only and args.only not in cond.name:
+            continue
         r = measure(config, cond, renders)
         # the width target is for markers whose height is known to the default 1 mm: taller, less sure
         # bases are honestly wider
         width_ok = r["half_mean"] < 0.05 or cond.height_sigma_mm > 1.0
         met = r["pairs"] >= 1000 and 0.92 <= r["coverage"] <= 0.98 and width_ok
-        if cond.lens_known:
-            ok &= met
-        verdict = "ok" if met else "MISSED" if cond.lens_known else "not a target: calibrate the lens"
+        if not cond.lens_known:  # conservative is the target: honest, however wide
+            met = r["pairs"] >= 1000 and r["coverage"] >= 0.92
+        ok &= met
+        verdict = "ok" if met else "MISSED"
         print(f"  {cond.name:>20}: {r['pairs']} pairs ({r['found']}/{r['of']} markers), coverage "
               f"{100 * r['coverage']:.1f}%, half-width mean {r['half_mean']:.4f}\" "
               f"max {r['half_max']:.4f}\", "
@@ -162,7 +170,7 @@ def main() -> None:
               f"heading {r['z_heading']:.2f}; along the radius: {100 * r['radial_coverage']:.1f}% of "
               f"{r['radial']}  [{verdict}]")
     print("targets: coverage 92-98% over >= 1000 pairs; mean half-width < 0.05\" where heights are known to "
-          f"1 mm, with the lens calibrated: {'met' if ok else 'MISSED'}")
+          f"1 mm, with the lens calibrated; without, coverage >= 92%: {'met' if ok else 'MISSED'}")
 
 
 if __name__ == "__main__":

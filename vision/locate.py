@@ -16,7 +16,8 @@ import numpy as np
 
 from table.config import Config
 from table.errors import ConfigError
-from vision.calibrate import BoardMarkers, Calibration, calibrate
+from vision.calibrate import BoardMarkers, Calibration, board_corners_of, calibrate
+from vision.cameras import camera_model
 from vision.detect import (
     MM_PER_INCH,
     Detection,
@@ -25,7 +26,7 @@ from vision.detect import (
     guess_px_per_inch,
 )
 from vision.lens import Intrinsics, load_intrinsics
-from vision.uncertainty import marker_sigmas
+from vision.uncertainty import LensPrior, focal_guess, marker_sigmas
 
 SIZE_TOLERANCE = 0.2  # a detection whose side on the board is off by more than this fraction is false
 PLACE_TOLERANCE_IN = 0.25  # a calibration marker this far from its configured centre is not that marker
@@ -48,6 +49,7 @@ class VisionSetup:
     heights_mm: Mapping[int, float] = field(default_factory=dict)
     intrinsics: Intrinsics | None = None
     height_sigma_mm: float = 1.0  # how sure the model markers' heights are (1 sd): parallax in `sigma`
+    camera_model: str = ""  # `[camera] model`: its focal length sizes the lens prior when uncalibrated
 
     @classmethod
     def from_config(cls, config: Config,
@@ -63,11 +65,21 @@ class VisionSetup:
         return cls(m.dictionary, (float(config.board.width), float(config.board.height)),
                    {**corners, **edges}, tuple(sorted(corners)), float(m.corner_size_mm),
                    float(m.model_size_mm), float(m.model_height_mm), dict(heights_mm or {}), intrinsics,
-                   float(m.model_height_sigma_mm))
+                   float(m.model_height_sigma_mm), config.camera.model)
 
     @property
     def board_markers(self) -> BoardMarkers:
         return BoardMarkers(self.calibration_points, self.corner_size_mm, self.board)
+
+    def lens_prior(self, calibration: Calibration, image_shape: tuple[int, ...]) -> LensPrior | None:
+        """The prior on an uncalibrated lens for `calibration`'s frame; None with intrinsics."""
+        if calibration.intrinsics is not None:
+            return None
+        size = (image_shape[1], image_shape[0])
+        model_f = camera_model(self.camera_model).focal_px(size) if self.camera_model else None
+        side_in = self.corner_size_mm / MM_PER_INCH
+        corners = np.vstack([board_corners_of(self.calibration_points[i], side_in) for i in calibration.used])
+        return LensPrior(focal_guess(size, model_f, calibration), size, corners)
 
     def height_in(self, marker_id: int) -> float:
         return self.heights_mm.get(marker_id, self.model_height_mm) / MM_PER_INCH
@@ -191,8 +203,8 @@ def missing_corner_warning(detections: Sequence[Detection], setup: VisionSetup,
     return None
 
 
-def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibration: Calibration
-                  ) -> tuple[list[Located], list[str]]:
+def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibration: Calibration,
+                  image_shape: tuple[int, ...]) -> tuple[list[Located], list[str]]:
     """Model markers in board inches; wrong-size detections are dropped, off-board ones warned about."""
     warnings: list[str] = []
     placed: list[Located] = []
@@ -201,7 +213,8 @@ def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibrati
     models = [d for d in detections if d.id not in setup.calibration_points]
     heights = [setup.height_in(d.id) for d in models]
     boards = calibration.markers_on_board(models, heights)
-    sigmas = marker_sigmas(calibration, models, heights, setup.height_sigma_mm / MM_PER_INCH)
+    sigmas = marker_sigmas(calibration, models, heights, setup.height_sigma_mm / MM_PER_INCH,
+                           setup.lens_prior(calibration, image_shape))
     for d, (x, y, heading, side), sd in zip(models, boards, sigmas, strict=True):
         if abs(side / expected - 1) > SIZE_TOLERANCE:
             warnings.append(f"ignored marker {d.id}: {side:.2f}\" across, a model marker is {expected:.2f}\"")
@@ -278,8 +291,8 @@ def new_detections(found: Sequence[Detection], known: Sequence[Detection]) -> li
     return out
 
 
-LENS_NOT_CALIBRATED = ("lens not calibrated: sigma leaves out its distortion between the corner markers, so "
-                       "intervals can be too narrow on a wide lens (run smarttable calibrate-lens; "
+LENS_NOT_CALIBRATED = ("lens not calibrated: sigma allows for a typical lens's distortion between the corner "
+                       "markers, so the error bars are conservative and wide (run smarttable calibrate-lens; "
                        "docs/uncertainty.md)")
 
 
@@ -301,5 +314,5 @@ def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | Non
                         "(calibrate the lens, see docs/vision.md)")
     if calibration.intrinsics is None:
         warnings.append(LENS_NOT_CALIBRATED)
-    placed, more = place_markers(detections, setup, calibration)
+    placed, more = place_markers(detections, setup, calibration, image.shape)
     return LocateResult(calibration, tuple(placed), tuple(warnings + more), tuple(detections))

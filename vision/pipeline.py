@@ -128,7 +128,7 @@ class VisionPipeline:
 
         detections += self._recover(grey, detections, changed, looked_at)
         started = time.process_time()
-        placed, more = place_markers(detections, self.setup, self.calibration)
+        placed, more = place_markers(detections, self.setup, self.calibration, grey.shape)
         warnings += more
         sightings = self._sightings(placed)
         for located in placed:

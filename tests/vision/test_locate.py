@@ -11,10 +11,12 @@ import pytest
 from table.config import from_document
 from tests.vision.synthetic import camera, heading_error, models, render, scene
 from vision.calibrate import focal_from_homography
+from vision.cameras import camera_model
 from vision.detect import MarkerDetector
 from vision.lens import Intrinsics
 from vision.locate import VisionSetup, locate
 from vision.synthetic_scene import SceneMarker
+from vision.uncertainty import marker_sigmas
 
 
 def errors(result, truth):
@@ -47,7 +49,7 @@ def test_without_intrinsics_distortion_is_what_limits_accuracy(config):
     result = locate(render(bent, scene(config)), VisionSetup.from_config(config))
     pos, _ = errors(result, models())
     assert pos.max() > 0.03  # why `calibrate-lens` exists
-    assert any(w.startswith("lens not calibrated: sigma leaves out its distortion") for w in result.warnings)
+    assert any(w.startswith("lens not calibrated: sigma allows for") for w in result.warnings)
 
 
 def test_no_lens_warning_with_the_lens_calibrated(config):
@@ -179,3 +181,59 @@ def test_sigma_is_the_size_of_the_error(config, lens):
     assert (max(m.sigma for m in result.markers) < 0.01) is lens
     out = result.to_dict()["markers"][0]
     assert out["sigma"] > 0 and out["heading_sigma"] > 0
+
+
+def test_uncalibrated_face_on_wide_lens_error_bars_hold_every_marker(config):
+    # face on (no focal length from the view, so the wide guess), a strong barrel, no intrinsics: the
+    # prior lens's error between the corner markers keeps every marker inside the 2-D 95% radius,
+    # where the corner residual alone does not
+    cam = camera(tilt=(0.0, 0.0), dist=(-0.08, 0.0, 0.0, 0.0, 0.0))
+    setup = replace(VisionSetup.from_config(config), height_sigma_mm=0.0)
+    image = render(cam, scene(config))
+    result = locate(image, setup)
+    by_id = {m.id: m for m in models()}
+    z = [math.dist((m.x, m.y), (by_id[m.id].x, by_id[m.id].y)) / m.sigma for m in result.markers]
+    assert len(z) == 16 and max(z) < 2.45
+    assert any("lens not calibrated: sigma allows for" in w for w in result.warnings)
+    located = [m.detection for m in result.markers]
+    bare = marker_sigmas(result.calibration, located, [0.0] * 16, 0.0)
+    bare_z = [math.dist((m.x, m.y), (by_id[m.id].x, by_id[m.id].y)) / s.sigma
+              for m, s in zip(result.markers, bare, strict=True)]
+    assert max(bare_z) > 2.45  # without the prior the error bars were too narrow
+
+
+def test_lens_prior_error_is_small_at_the_corner_markers_and_large_between(config):
+    # radial about the image centre: nil there too; largest halfway along the edges, between two corners
+    cam = camera(tilt=(0.0, 0.0))
+    setup = VisionSetup.from_config(config)
+    image = render(cam, scene(config))
+    result = locate(image, setup)
+    prior = setup.lens_prior(result.calibration, image.shape)
+    cal = result.calibration
+    corners = cal.to_image(np.array([setup.calibration_points[i] for i in cal.used]))
+    edges = cal.to_image(np.array([[12.0, 2.0], [22.0, 12.0], [12.0, 22.0], [2.0, 12.0]]))
+    at_corners, between = prior.error_in(cal, corners), prior.error_in(cal, edges)
+    assert at_corners.max() < 0.15 * between.min() and between.min() > 0.1
+    assert prior.error_in(cal, cal.to_image(np.array([[12.0, 12.0]])))[0] < 0.01
+
+
+def test_no_lens_prior_with_intrinsics(config):
+    cam = camera()
+    setup = replace(VisionSetup.from_config(config), height_sigma_mm=0.0)
+    image = render(cam, scene(config))
+    result = locate(image, with_lens(setup, cam))
+    assert setup.lens_prior(result.calibration, image.shape) is None
+    located = [m.detection for m in result.markers]
+    bare = marker_sigmas(result.calibration, located, [0.0] * 16, 0.0)
+    assert [m.sigma for m in result.markers] == pytest.approx([s.sigma for s in bare])
+
+
+def test_lens_prior_focal_length_from_the_configured_camera_model(config):
+    cam = camera(tilt=(0.0, 0.0))
+    setup = replace(VisionSetup.from_config(config), camera_model="cm3-wide")
+    image = render(cam, scene(config))
+    result = locate(image, setup)
+    prior = setup.lens_prior(result.calibration, image.shape)
+    assert prior.focal_px == pytest.approx(camera_model("cm3-wide").focal_px((image.shape[1], image.shape[0])))
+    guessed = replace(setup, camera_model="").lens_prior(result.calibration, image.shape)
+    assert guessed.focal_px == pytest.approx(image.shape[1] / 2)  # face on: the wide guess (90 degrees)
