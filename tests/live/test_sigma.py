@@ -5,9 +5,11 @@ the true distance."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
+from vision.lens import Intrinsics
 from vision.pipeline import VisionPipeline
 from vision.sources import SyntheticSource
 from vision.synthetic_scene import from_scene
@@ -24,6 +26,13 @@ def sigmas(controller):
     return {m["id"]: (m.get("sigma"), m.get("heading_sigma")) for m in controller.snapshot().scene["models"]}
 
 
+def lens_calibrated(pipeline, camera):
+    """The pipeline with the simulated lens's intrinsics, as after `smarttable calibrate-lens`."""
+    cam = camera.camera
+    pipeline.setup = replace(pipeline.setup, intrinsics=Intrinsics(cam.K, cam.dist, cam.size))
+    return pipeline
+
+
 def tracked(pipeline: VisionPipeline) -> dict[int, tuple[float, float]]:
     """Marker id -> (sigma, heading_sigma) as the tracker has them (the panel rounds them to 0.001" and 0.1
     degree, finer than 8 more frames shrink a rendered frame's small per-frame share)."""
@@ -31,7 +40,7 @@ def tracked(pipeline: VisionPipeline) -> dict[int, tuple[float, float]]:
 
 
 def test_models_carry_sigma_and_the_panel_an_interval(make_controller, config, camera, tmp_path):
-    pipeline = VisionPipeline(config)
+    pipeline = lens_calibrated(VisionPipeline(config), camera)
     c = make_controller(pipeline=pipeline)
     for _ in range(4):
         c.process(camera.read())
@@ -93,3 +102,23 @@ def test_the_sightings_scatter_counts_when_larger_than_the_per_frame_share():
         tracker.update({7: Sighting(x, 20.0, 90.0, sigma=0.03005, sigma_frame=0.005)}, float(n))
     common = 0.03005 ** 2 - 0.005 ** 2
     assert tracker.poses(19.0)[7].sigma == pytest.approx(math.sqrt(common + 0.0002 * 20 / 19 / 20), rel=1e-9)
+
+
+def test_an_uncalibrated_lens_widens_the_live_interval_and_it_still_holds(make_controller, config, camera,
+                                                                            tmp_path):
+    calibrated = lens_calibrated(VisionPipeline(config), camera)
+    bare = make_controller(pipeline=VisionPipeline(config))
+    for _ in range(4):
+        frame = camera.read()
+        seen = calibrated.process(frame)
+        bare.process(frame)
+    known = {m.id: seen.markers[m.marker].sigma for m in bare.state.scene.models}
+    unknown = {model: s for model, (s, _) in sigmas(bare).items()}
+    assert known and all(unknown[i] > 2 * known[i] for i in known)  # the lens prior's share, in every model
+    client = create_app(bare, pin="1234", data_dir=tmp_path / "data").test_client()
+    answer = client.get("/api/query/distance?arg=rifles-1&arg=sniper-1").get_json()["answer"]
+    by_marker = {m.id: m for m in camera.scene.markers}
+    markers = {m.id: m.marker for m in bare.state.scene.models}
+    a, b = by_marker[markers["rifles-1"]], by_marker[markers["sniper-1"]]
+    lo, hi = answer["interval"]
+    assert lo <= math.dist((a.x, a.y), (b.x, b.y)) <= hi
