@@ -25,6 +25,7 @@ from vision.budget import Deadline, Sweep, inside, split_box
 from vision.calibrate import Calibration
 from vision.changes import Box, ChangeDetector, box_around, covered, merge_boxes
 from vision.detect import MM_PER_INCH, Detection, diagonal_centre
+from vision.lens import Intrinsics
 from vision.locate import (
     VisionSetup,
     calibrate_frame,
@@ -93,6 +94,11 @@ class VisionPipeline:
         self._sweep: Sweep | None = None
         self._recovery = Recovery()
         self._corner_check = False  # this frame's sweep looked at the corner markers
+
+    def know_lens(self, intrinsics: Intrinsics) -> None:
+        """Take the lens as known (as after `smarttable calibrate-lens`): the simulated camera's own."""
+        self.setup = replace(self.setup, intrinsics=intrinsics)
+        self.calibration = None
 
     def set_heights(self, heights_mm: Mapping[int, float]) -> None:
         """Marker heights above the board by id (from the roster), for parallax; others use

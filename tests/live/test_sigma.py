@@ -122,3 +122,22 @@ def test_an_uncalibrated_lens_widens_the_live_interval_and_it_still_holds(make_c
     a, b = by_marker[markers["rifles-1"]], by_marker[markers["sniper-1"]]
     lo, hi = answer["interval"]
     assert lo <= math.dist((a.x, a.y), (b.x, b.y)) <= hi
+
+
+def test_the_demo_table_knows_its_simulated_lens(tmp_path):
+    # the demo's camera is simulated, its lens known exactly: its error bars are a calibrated table's
+    # (sigma under 0.05"), not the wide ones of a lens never calibrated (0.15" here)
+    from table.config import load_config
+    from table.live.run import build_table
+
+    table = build_table(load_config(), demo=True, log_path=tmp_path / "game.sqlite3")
+    try:
+        controller = table.controller
+        assert controller.pipeline.setup.intrinsics is not None
+        source = controller.open_source()
+        for _ in range(4):
+            controller.process(source.read())
+        sigmas = controller.model_sigmas()
+        assert len(sigmas) == 8 and max(s for s, _ in sigmas.values()) < 0.05
+    finally:
+        table.close()
