@@ -1,7 +1,7 @@
 """For every test: the rule systems that live in the tests folder (tests/rule_systems/) are
 registered before collection, as an installed rule system would be found by its entry point; and
 Hypothesis judges examples, not the clock (a loaded 2-core machine running the suite in parallel
-makes generation and single examples slow without anything being wrong)."""
+makes generation and single examples slow without anything being wrong), nor does Playwright's 5 s."""
 
 from __future__ import annotations
 
@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from playwright.sync_api import expect
 
 settings.register_profile("table", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile("table")
+# a browser assertion waits up to 15 s for what a player should see (Playwright's default is 5 s): the
+# suite runs in parallel on a loaded 2-core machine; a page that never shows it still fails
+expect.set_options(timeout=15_000)
 
 RULE_SYSTEMS = Path(__file__).resolve().parent / "rule_systems"
 
