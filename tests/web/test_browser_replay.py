@@ -5,6 +5,7 @@ measurement with its error bar, and a warning visible while it was in force and 
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 
 import pytest
@@ -33,10 +34,19 @@ def drawn_at(page, svg: str, model: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def assert_drawn_at(page, where: tuple[float, float]) -> None:
+def assert_drawn_at(page, where: tuple[float, float], wait_s: float = 15.0) -> None:
+    """The raider is drawn at `where` on the replay board (the board is redrawn as the event loads: the
+    drawing may be replaced between looking and measuring, so look again until it settles)."""
     expect(page.locator(f"#replay-board [data-model='{RAIDER}']")).to_be_visible()
-    assert drawn_at(page, "replay-board", RAIDER) == pytest.approx(page.evaluate(ON_REPLAY_BOARD, list(where)),
-                                                                   abs=1.5)
+    deadline = time.monotonic() + wait_s
+    while True:
+        box = page.locator(f"#replay-board [data-model='{RAIDER}']").bounding_box()
+        drawn = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2) if box else None
+        expected = page.evaluate(ON_REPLAY_BOARD, list(where))
+        if drawn is not None and drawn == pytest.approx(expected, abs=1.5) or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(100)
+    assert drawn == pytest.approx(expected, abs=1.5)
 
 
 def drag_with_a_thumb(page, selector: str) -> None:
