@@ -243,8 +243,14 @@ def test_pinch_and_double_tap_zoom_and_the_whole_board_button(phone, tmp_path):
         phone.click("#zoom-reset")
         expect(phone.locator("#board")).to_have_attribute("viewBox", "0 0 48 48")
         sniper = phone.evaluate(BOARD_TO_SCREEN, [38.0, 6.0])
-        phone.touchscreen.tap(*sniper)
-        phone.touchscreen.tap(*sniper)                         # double tap: zoom to the sniper's unit
+        for _ in range(3):  # a loaded machine can send the two taps too far apart to be a double tap
+            phone.touchscreen.tap(*sniper)
+            phone.touchscreen.tap(*sniper)                     # double tap: zoom to the sniper's unit
+            try:
+                expect(phone.locator("#zoom-reset")).to_be_visible(timeout=3000)
+                break
+            except AssertionError:
+                continue
         expect(phone.locator("#zoom-reset")).to_be_visible()
         assert view_width(phone) <= 12
         centre = phone.evaluate(BOARD_TO_SCREEN, [38.0, 6.0])
