@@ -7,8 +7,9 @@ import time
 from table.hw.devices import PIN_COLOUR, PinTiming
 from web_ui import create_app
 
-FAST = PinTiming(on=0.03, off=0.03, digit_pause=0.4, repeat_pause=0.8, repeats=2)
-GAP = 0.25     # dark longer than this separates digits: far above a blink's 0.03 s, below the 0.4 s pause
+# fast, yet with room for a loaded machine's scheduling hiccups (a blink's dark stretched by up to 0.45 s)
+FAST = PinTiming(on=0.04, off=0.04, digit_pause=1.0, repeat_pause=1.2, repeats=2)
+GAP = 0.5      # dark longer than this separates digits: far above a blink's 0.04 s, below the 1.0 s pause
 
 
 def blue_pin(controller, factory):
