@@ -58,3 +58,19 @@ def tap_model(page, model_id: str) -> None:
 def tap_board(page, x: float, y: float) -> None:
     """Tap the board at (x, y) inches."""
     page.touchscreen.tap(*page.evaluate(BOARD_TO_SCREEN, [x, y]))
+
+
+def double_tap_to_zoom(page, x: float, y: float, tries: int = 3) -> None:
+    """Double-tap the screen point (x, y) until the board zooms (its "Whole board" button shows): a loaded
+    machine can send the two taps too far apart to be a double tap. Fails if no double tap zooms."""
+    from playwright.sync_api import expect
+
+    for _ in range(tries):
+        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(x, y)
+        try:
+            expect(page.locator("#zoom-reset")).to_be_visible(timeout=3000)
+            return
+        except AssertionError:
+            continue
+    expect(page.locator("#zoom-reset")).to_be_visible()

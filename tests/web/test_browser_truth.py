@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser import ARTIFACTS, BOARD_TO_SCREEN, PHONE, TABLET, needs_chromium, tap_model
+from tests.web.browser import (
+    ARTIFACTS,
+    BOARD_TO_SCREEN,
+    PHONE,
+    TABLET,
+    double_tap_to_zoom,
+    needs_chromium,
+    tap_model,
+)
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
 from vision.types import Frame, MarkerPose, MoveEvent, Observation
@@ -243,15 +251,7 @@ def test_pinch_and_double_tap_zoom_and_the_whole_board_button(phone, tmp_path):
         phone.click("#zoom-reset")
         expect(phone.locator("#board")).to_have_attribute("viewBox", "0 0 48 48")
         sniper = phone.evaluate(BOARD_TO_SCREEN, [38.0, 6.0])
-        for _ in range(3):  # a loaded machine can send the two taps too far apart to be a double tap
-            phone.touchscreen.tap(*sniper)
-            phone.touchscreen.tap(*sniper)                     # double tap: zoom to the sniper's unit
-            try:
-                expect(phone.locator("#zoom-reset")).to_be_visible(timeout=3000)
-                break
-            except AssertionError:
-                continue
-        expect(phone.locator("#zoom-reset")).to_be_visible()
+        double_tap_to_zoom(phone, *sniper)                    # zoom to the sniper's unit
         assert view_width(phone) <= 12
         centre = phone.evaluate(BOARD_TO_SCREEN, [38.0, 6.0])
         board = phone.locator("#board").bounding_box()
@@ -303,10 +303,7 @@ def test_labels_are_readable_and_never_overlap(phone, tmp_path):
         expect(phone.locator("[data-model]").first).to_be_visible()
         for zoomed in (False, True):
             if zoomed:
-                x, y = phone.evaluate(BOARD_TO_SCREEN, [10.45, 40.4])
-                phone.touchscreen.tap(x, y)
-                phone.touchscreen.tap(x, y)
-                expect(phone.locator("#zoom-reset")).to_be_visible()
+                double_tap_to_zoom(phone, *phone.evaluate(BOARD_TO_SCREEN, [10.45, 40.4]))
             boxes = phone.evaluate("""[...document.querySelectorAll('#board text.ulabel, #board text.tlabel')]
                 .map((t) => { const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
             assert boxes and all(b[3] - b[1] >= 11 for b in boxes)          # readable: about 12 px type
