@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -18,14 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from table.config import load_config  # noqa: E402
-from table.live.bookmarks import evidence, keep, moment  # noqa: E402
-from tests.web.tables import demo_controller  # noqa: E402
-from vision.pipeline import VisionPipeline  # noqa: E402
-from vision.sources import SyntheticSource  # noqa: E402
-from vision.synthetic_scene import from_scene  # noqa: E402
+from table.config import load_config
+from table.live.bookmarks import evidence, keep, moment
+from table.live.run import build_table
 
 
 def longest_wait(controller: Any, take: Callable[[], Any]) -> tuple[float, float]:
@@ -55,10 +49,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    config = load_config()
     folder = Path(tempfile.mkdtemp(prefix="bench-bookmark-"))
-    controller = demo_controller(folder, pipeline=VisionPipeline(config))
-    camera = SyntheticSource(config, from_scene(controller.state.scene, config), realtime=False)
+    table = build_table(load_config(), demo=True, log_path=folder / "game.sqlite3")   # not started
+    controller = table.controller
+    camera = controller.open_source()
     for _ in range(4):
         controller.process(camera.read())
 
@@ -72,7 +66,7 @@ def main() -> None:
         now = [longest_wait(controller, lambda: controller.take_bookmark("rifles-1", "raiders-1"))
                for _ in range(args.rounds)]
     finally:
-        controller.close()
+        table.close()
     base_wait, now_wait = statistics.median(w for w, _ in base), statistics.median(w for w, _ in now)
     print(f"bookmark took (median): {statistics.median(s for _, s in now) * 1000:.0f} ms")
     print(f"frame loop's longest wait for the lock, median of {args.rounds}: whole bookmark under the lock "

@@ -5,21 +5,11 @@ from __future__ import annotations
 
 import sys
 
-from table.config import default_config
-from table.hw import build_hardware
-from table.live.controller import TableController
-from table.live.gamelog import GameLog
-from table.live.leds import load_layout
-from table.scene import load_scene
-from tests.live.live_fakes import DEMO_SCENE, ScriptedPipeline
+from tests.live.live_fakes import scripted_table
 
 
 def main(log_path: str) -> None:
-    config = default_config()
-    layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
-    controller = TableController(config, hardware=hardware, layout=layout, log_=GameLog(log_path),
-                                 pipeline=ScriptedPipeline(), scene=load_scene(DEMO_SCENE))
+    controller = scripted_table(log_path)
     print("started", flush=True)
     pairs = [("rifles-1", "raiders-1"), ("gunner-1", "sniper-1")]
     count = 0

@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from table.config import default_config
-from table.hw import build_hardware
 from table.live.controller import TableController
-from table.live.gamelog import GameLog
-from table.live.leds import load_layout
-from table.scene import load_scene
-from tests.live.live_fakes import DEMO_SCENE, ScriptedPipeline
+from tests.live.live_fakes import scripted_table
 
 STREAM = [("advance_phase", {}), ("select", {"id": "rifles-1"}), ("roll", {"kind": "dice", "count": 3}),
           ("target", {"id": "raiders"}), ("advance_phase", {}), ("undo", {}), ("confirm", {}),
@@ -19,11 +14,7 @@ STREAM = [("advance_phase", {}), ("select", {"id": "rifles-1"}), ("roll", {"kind
 
 
 def main(log_path: str) -> None:
-    config = default_config()
-    layout = load_layout(config.path("hardware", "led_layout"))
-    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
-    controller = TableController(config, hardware=hardware, layout=layout, log_=GameLog(log_path),
-                                 pipeline=ScriptedPipeline(), scene=load_scene(DEMO_SCENE))
+    controller = scripted_table(log_path)
     print("resumed" if controller.status["resumed"] else "started", describe(controller), flush=True)
     count = 0
     while True:

@@ -7,8 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
-from table.config import CONFIG_DIR
+from table.config import CONFIG_DIR, default_config
 from table.hw import build_hardware
+from table.live.controller import TableController
+from table.live.gamelog import GameLog
+from table.live.leds import load_layout
+from table.scene import load_scene
 from vision.types import Frame, MarkerPose, MoveEvent, Observation
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "live"
@@ -49,3 +53,13 @@ def make_hardware(config, layout, factory):
     """The table's devices on gpiozero's MockFactory `factory` and a MockStrip."""
     return build_hardware(config.hardware, CONFIG_DIR / "pins-pi4.toml", len(layout), mock=True,
                           factory=factory)
+
+
+def scripted_table(log_path: str | Path) -> TableController:
+    """The demo scene's controller on mock hardware with a scripted pipeline, logging to `log_path` (the
+    processes the kill -9 tests run)."""
+    config = default_config()
+    layout = load_layout(config.path("hardware", "led_layout"))
+    hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
+    return TableController(config, hardware=hardware, layout=layout, log_=GameLog(log_path),
+                           pipeline=ScriptedPipeline(), scene=load_scene(DEMO_SCENE))

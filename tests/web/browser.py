@@ -41,8 +41,9 @@ TO_SCREEN = """(id) => {
   return [screen.x, screen.y];
 }"""
 
-BOARD_TO_SCREEN = """([x, y]) => {
-  const svg = document.getElementById("board");
+# a board point [x, y] (inches) on the screen; a third element names another board drawing (the replay's)
+BOARD_TO_SCREEN = """([x, y, svgId]) => {
+  const svg = document.getElementById(svgId || "board");
   const point = svg.createSVGPoint();
   point.x = x; point.y = y;
   const screen = point.matrixTransform(svg.getScreenCTM());

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser import ARTIFACTS, TO_SCREEN, needs_chromium
+from tests.web.browser import ARTIFACTS, BOARD_TO_SCREEN, TO_SCREEN, needs_chromium
 from tests.web.replay_game import MOVED, RAIDER, START, play
 from tests.web.server import LiveServer, make_app
 from tests.web.tables import demo_controller
@@ -19,13 +19,6 @@ from tests.web.tables import demo_controller
 pytestmark = needs_chromium
 HEX = Path(__file__).resolve().parents[1] / "data" / "web" / "demo_hex.json"   # flat, 1.5", hex [0,0] at (2, 2)
 
-ON_REPLAY_BOARD = """([x, y]) => {
-  const svg = document.getElementById("replay-board");
-  const point = svg.createSVGPoint();
-  point.x = x; point.y = y;
-  const screen = point.matrixTransform(svg.getScreenCTM());
-  return [screen.x, screen.y];
-}"""
 
 
 def drawn_at(page, svg: str, model: str) -> tuple[float, float]:
@@ -42,7 +35,7 @@ def assert_drawn_at(page, where: tuple[float, float], wait_s: float = 15.0) -> N
     while True:
         box = page.locator(f"#replay-board [data-model='{RAIDER}']").bounding_box()
         drawn = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2) if box else None
-        expected = page.evaluate(ON_REPLAY_BOARD, list(where))
+        expected = page.evaluate(BOARD_TO_SCREEN, [*where, "replay-board"])
         if drawn is not None and drawn == pytest.approx(expected, abs=1.5) or time.monotonic() > deadline:
             break
         page.wait_for_timeout(100)
