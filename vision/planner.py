@@ -7,6 +7,7 @@ a marker's size in pixels is the same all over it (lens distortion aside; `calib
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,8 +80,44 @@ def verdict(px_per_cell: float) -> str:
     return "marginal" if px_per_cell >= MARGINAL_PX_PER_CELL else "unreliable"
 
 
+def heights_mm(s: Setup) -> tuple[int, int]:
+    """(lowest, highest) whole millimetres that work: the board in view from the first, markers still read
+    reliably up to the second (lowest > highest when no height does both)."""
+    f = s.camera.focal_px(s.resolution)
+    return math.ceil(lowest_height_mm(s)), math.floor(f * s.marker_mm / (CELLS * RELIABLE_PX_PER_CELL))
+
+
+def marker_mm_needed(s: Setup, height_mm: float) -> float:
+    """The smallest marker (to 0.1 mm up) read reliably from `height_mm`."""
+    return math.ceil(RELIABLE_PX_PER_CELL * CELLS * height_mm / s.camera.focal_px(s.resolution) * 10) / 10
+
+
+def advice(s: Setup, whole: bool, coverage: float, px_per_cell: float) -> list[str]:
+    """What to change, each sentence naming only heights and sizes that work: a height in [lowest, highest]
+    when there is one, else the lowest height that sees the board with markers big enough to read there."""
+    lowest, highest = heights_mm(s)
+    more = "capture at a higher resolution" if s.resolution[0] < s.camera.resolution[0] else \
+        "use a camera with more pixels"
+    if lowest > highest:
+        w, h = s.resolution
+        return [f"no height works for {s.marker_mm:g} mm markers at {w}x{h}: the whole board and a "
+                f"{FRAME_MARGIN - 1:.0%} border need the camera at least {lowest} mm up, and markers read "
+                f"reliably ({RELIABLE_PX_PER_CELL:g} px a cell) only up to {highest} mm; hang the camera at "
+                f"{lowest} mm and print markers of {marker_mm_needed(s, lowest):g} mm, or {more}"]
+    if not whole:
+        return [f"raise the camera to {lowest}-{highest} mm: at {s.height_mm:g} mm it sees {coverage:.0%} of "
+                f"the board, and the whole board and a {FRAME_MARGIN - 1:.0%} border need {lowest} mm"]
+    if px_per_cell < RELIABLE_PX_PER_CELL:
+        return [f"lower the camera to {lowest}-{highest} mm, or print markers of "
+                f"{marker_mm_needed(s, s.height_mm):g} mm at {s.height_mm:g} mm: a {s.marker_mm:g} mm marker "
+                f"is {px_per_cell:.1f} px a cell there, reliable from {RELIABLE_PX_PER_CELL:g}"]
+    return []
+
+
 def plan(s: Setup) -> dict[str, Any]:
-    """Coverage, marker size in pixels, the verdict and the heights that work (JSON-able)."""
+    """Coverage, marker size in pixels, the verdict and the heights that work (JSON-able). `reading` and
+    `reliable` are the whole set-up's verdict (markers out of view are not read); `marker_reading` is the
+    markers' size alone."""
     f = s.camera.focal_px(s.resolution)
     w, h = s.resolution
     board_w, board_h = s.oriented()
@@ -89,17 +126,7 @@ def plan(s: Setup) -> dict[str, Any]:
     whole = foot_w >= board_w * FRAME_MARGIN and foot_h >= board_h * FRAME_MARGIN
     px_per_mm = f / s.height_mm
     px_per_cell = px_per_mm * s.marker_mm / CELLS
-    lowest = lowest_height_mm(s)
-    highest = f * s.marker_mm / (CELLS * RELIABLE_PX_PER_CELL)  # markers still reliable
-    marker_needed = RELIABLE_PX_PER_CELL * CELLS * lowest / f
-    advice = []
-    if not whole:
-        advice.append(f"the whole board and a {FRAME_MARGIN - 1:.0%} border need the camera at least "
-                      f"{lowest:.0f} mm up (it sees {coverage:.0%} of the board), or a wider lens")
-    if px_per_cell < RELIABLE_PX_PER_CELL:
-        advice.append(f"a {s.marker_mm:g} mm marker is {px_per_cell:.1f} px a cell (reliable from "
-                      f"{RELIABLE_PX_PER_CELL:g}): lower the camera to {highest:.0f} mm, print markers of "
-                      f"{marker_needed:.0f} mm at {lowest:.0f} mm, or capture at a higher resolution")
+    lowest, highest = heights_mm(s)
     return {
         "camera": s.camera.name, "title": s.camera.title, "resolution": list(s.resolution),
         "fov_deg": [round(v, 1) for v in s.camera.fov_deg(s.resolution)], "focal_px": round(f, 1),
@@ -107,16 +134,17 @@ def plan(s: Setup) -> dict[str, Any]:
         "footprint_in": [round(foot_w / MM_PER_INCH, 1), round(foot_h / MM_PER_INCH, 1)],
         "coverage": round(coverage, 3), "whole_board": whole,
         "px_per_mm": round(px_per_mm, 3), "marker_px": round(px_per_mm * s.marker_mm, 1),
-        "px_per_cell": round(px_per_cell, 2), "reading": verdict(px_per_cell),
+        "px_per_cell": round(px_per_cell, 2),
+        "reading": verdict(px_per_cell) if whole else "unreliable", "marker_reading": verdict(px_per_cell),
         "reliable": whole and px_per_cell >= RELIABLE_PX_PER_CELL,
         "threshold": {"reliable_px_per_cell": RELIABLE_PX_PER_CELL,
                       "marginal_px_per_cell": MARGINAL_PX_PER_CELL,
                       "why": "100% of markers with real-camera damage at 3 px a cell (bench/vision); from 2 "
                              "to 3 px clean frames read, blurred or compressed ones lose markers"},
-        "height_needed_mm": {"whole_board_from": round(lowest), "reliable_up_to": round(highest),
+        "height_needed_mm": {"whole_board_from": lowest, "reliable_up_to": highest,
                              "works": lowest <= highest},
-        "marker_mm_needed": round(marker_needed, 1),
-        "advice": advice,
+        "marker_mm_needed": marker_mm_needed(s, lowest),
+        "advice": advice(s, whole, coverage, px_per_cell),
     }
 
 
@@ -128,7 +156,7 @@ def config_finding(config: Config) -> tuple[bool, str, str]:
                       "size (smarttable plan-camera)"), ""
     p = plan(setup)
     w, h = p["resolution"]
-    detail = (f"{p['camera']} at {p['height_mm']:g} mm, {w}x{h}: sees {p['coverage']:.0%} of the board, "
-              f"{p['marker_mm']:g} mm markers {p['px_per_cell']:.1f} px a cell (reliable from "
-              f"{RELIABLE_PX_PER_CELL:g}: {p['reading']})")
+    detail = (f"{p['camera']} at {p['height_mm']:g} mm, {w}x{h}: {p['reading']}: sees {p['coverage']:.0%} of "
+              f"the board, {p['marker_mm']:g} mm markers {p['px_per_cell']:.1f} px a cell (reliable from "
+              f"{RELIABLE_PX_PER_CELL:g})")
     return bool(p["reliable"]), detail, "; ".join(p["advice"])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -69,9 +71,10 @@ def test_the_heights_it_names_are_where_the_board_fits_and_the_cells_reach_the_t
 
 def test_a_camera_that_cannot_see_the_board_says_what_would_work():
     p = plan(Setup(camera_model("cm3"), 1250.0, BOARD, 15.0, (2304, 1296)))
-    assert not p["reliable"] and p["coverage"] < 0.8 and p["reading"] == "marginal"
+    assert not p["reliable"] and p["coverage"] < 0.8 and p["reading"] == "unreliable"
+    assert p["marker_reading"] == "marginal"
     assert not p["height_needed_mm"]["works"]  # at 2304x1296 no height does both
-    assert p["marker_mm_needed"] > 20 and len(p["advice"]) == 2
+    assert p["marker_mm_needed"] > 20 and "no height works" in p["advice"][0]
 
 
 def test_plan_camera_command_prints_json(capsys):
@@ -119,3 +122,92 @@ def test_the_simulated_table_shows_what_the_configured_camera_sees():
     fitted = SyntheticSource(default_config(), scene, realtime=False)  # no model: the HQ camera, hung to fit
     assert fitted.camera.extra["model"] == "hq-6mm"
     assert locate(fitted.read().image, VisionSetup.from_config(default_config())).calibrated
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SETUPS = [(name, res) for name in ("cm3", "cm3-wide", "hq-6mm", "usb-fov:78", "usb-fov:120")
+          for res in camera_model(name).modes]
+
+
+def followed(s: Setup, sentence: str) -> list[Setup]:
+    """Every set-up one piece of advice proposes: a height range (both ends), or a height and a marker."""
+    proposals = []
+    if m := re.search(r"(?:raise|lower) the camera to (\d+)-(\d+) mm", sentence):
+        proposals += [Setup(s.camera, float(m[i]), s.board_in, s.marker_mm, s.resolution) for i in (1, 2)]
+    if m := re.search(r"hang the camera at (\d+) mm and print markers of ([\d.]+) mm", sentence):
+        proposals.append(Setup(s.camera, float(m[1]), s.board_in, float(m[2]), s.resolution))
+    if m := re.search(r"print markers of ([\d.]+) mm at ([\d.]+) mm", sentence):
+        proposals.append(Setup(s.camera, float(m[2]), s.board_in, float(m[1]), s.resolution))
+    return proposals
+
+
+def test_advice_names_only_heights_and_markers_that_work():
+    """Taken at its word, every piece of advice gives a reliable set-up, and never sends the camera below
+    the height that sees the board (the issue: a webcam at 1600 mm was told to go down to 850 mm)."""
+    checked = 0
+    for name, res in SETUPS:
+        for height in range(500, 3600, 150):
+            for marker in (10.0, 15.0, 20.0, 30.0):
+                s = Setup(camera_model(name), float(height), BOARD, marker, res)
+                p = plan(s)
+                assert bool(p["advice"]) != p["reliable"], (name, res, height, marker, p["advice"])
+                for sentence in p["advice"]:
+                    proposals = followed(s, sentence)
+                    assert proposals, sentence
+                    for proposal in proposals:
+                        assert plan(proposal)["reliable"], (sentence, proposal.height_mm, proposal.marker_mm)
+                        checked += 1
+    assert checked > 500
+
+
+def test_the_webcam_at_1600_mm_is_not_told_to_go_down():
+    p = plan(Setup(camera_model("usb-fov:78"), 1600.0, BOARD, 15.0, (1920, 1080)))
+    (sentence,) = p["advice"]
+    assert "lower" not in sentence and "no height works" in sentence and "hang the camera at 1597 mm" in sentence
+    low = plan(Setup(camera_model("usb-fov:78"), 850.0, BOARD, 15.0, (1920, 1080)))
+    assert low["advice"] == p["advice"]  # the same way out from below as from above
+    assert "higher resolution" not in sentence  # 1920x1080 is all this webcam has
+
+
+def test_the_verdict_says_one_thing():
+    """A Camera Module 3 at 1016 mm (40") reads its markers well but sees 61% of the board: the set-up is
+    not reliable, and its reading does not say it is."""
+    p = plan(Setup(camera_model("cm3"), 1016.0, BOARD, 15.0, camera_model("cm3").resolution))
+    assert p["coverage"] == pytest.approx(0.61, abs=0.01) and not p["reliable"]
+    assert p["reading"] == "unreliable" and p["marker_reading"] == "reliable"
+    for name, res in SETUPS:
+        for height in range(500, 3600, 250):
+            p = plan(Setup(camera_model(name), float(height), BOARD, 15.0, res))
+            assert (p["reading"] == "reliable") == p["reliable"]
+
+
+def test_the_docs_table_of_set_ups_is_what_plan_camera_says():
+    text = (ROOT / "docs" / "vision.md").read_text(encoding="utf-8")
+    titles = {"Camera Module 3 Wide": "cm3-wide", "HQ camera, 6 mm lens": "hq-6mm", "Camera Module 3": "cm3"}
+    rows = re.findall(r"^\| ([^|]+?) \| (\d+)x(\d+) \| (\d+) mm \| ([^|]+?) \| ([\d.]+)[^|]*\|$", text, re.M)
+    assert len(rows) >= 10
+    for title, w, h, marker, heights, px in rows:
+        p = plan(Setup(camera_model(titles[title]), 1000.0, BOARD, float(marker), (int(w), int(h))))
+        low, high = p["height_needed_mm"]["whole_board_from"], p["height_needed_mm"]["reliable_up_to"]
+        expected = f"{low}-{high} mm" if p["height_needed_mm"]["works"] else \
+            f"none: the board needs {low} mm, markers read up to {high} mm"
+        assert heights == expected, (title, w, h, marker)
+        at_low = plan(Setup(camera_model(titles[title]), float(low), BOARD, float(marker), (int(w), int(h))))
+        assert float(px) == pytest.approx(at_low["px_per_cell"], abs=0.05)
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/hardware.md"])
+def test_the_heights_the_docs_give_work(page):
+    """Every "A-B m for a <camera>" in the README and the hardware page is reliable at both ends with the
+    default 15 mm markers at full resolution (the hardware page once said "about 40 inches" for all)."""
+    text = " ".join((ROOT / page).read_text(encoding="utf-8").split())
+    claims = re.findall(r"(\d\.\d+)-(\d\.\d+) m (?:up )?for (?:a|the) (Camera Module 3 Wide|HQ camera|Camera Module 3)",
+                        text)
+    assert len(claims) >= 2, page
+    names = {"Camera Module 3 Wide": "cm3-wide", "HQ camera": "hq-6mm", "Camera Module 3": "cm3"}
+    for low, high, title in claims:
+        model = camera_model(names[title])
+        for metres in (low, high):
+            assert plan(Setup(model, float(metres) * 1000, BOARD, 15.0, model.resolution))["reliable"], \
+                (page, title, metres)
+    assert 'about 40"' not in text
