@@ -3,21 +3,24 @@
 The board (cloth, terrain, dice, marker-like clutter, decoy markers printed at the wrong size) is a
 texture drawn once and warped through the camera. Every real marker is rendered exactly: the rays of
 its pixels (supersampled) meet the plane at the marker's height, so tilt, lens distortion and parallax
-come out right with known ground truth. Hands are drawn over everything; then uneven light, blur,
-noise and optional JPEG artefacts.
+come out right with known ground truth. A marker may lie on a solid base (its side wall drawn) with
+painted miniatures standing on it, ray-traced (vision/miniature.py); a `Tile` (a sticker image, such
+as `smarttable markers --tiles` writes) can replace a marker's printed square. Hands are drawn over
+everything; then uneven light, blur, noise and optional JPEG artefacts.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.camera import PinholeCamera
 from vision.detect import get_dictionary
+from vision.miniature import trace
 from vision.synthetic_scene import Hand, SceneMarker, SyntheticScene
 
 MM_PER_INCH = 25.4
@@ -39,16 +42,37 @@ class RenderOptions:
     seed: int = 7
 
 
+@dataclass(frozen=True)
+class Tile:
+    """A sticker's image to lie on a marker's base: square, greyscale or BGR(A) uint8 (alpha: 0 outside
+    the sticker), `side_mm` across; its centre on the marker's centre, its top edge the facing."""
+
+    image: np.ndarray
+    side_mm: float
+
+    def texture(self) -> np.ndarray:
+        """(N, N, 2) float32: premultiplied grey and alpha."""
+        img = self.image
+        alpha = img[..., 3].astype(np.float32) if img.ndim == 3 and img.shape[2] == 4 else None
+        colour = img[..., :3] if img.ndim == 3 else img
+        grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY) if colour.ndim == 3 else colour
+        a = np.full(grey.shape, 255.0, np.float32) if alpha is None else alpha
+        return np.dstack([grey.astype(np.float32) * (a / 255.0), a])
+
+
 class Renderer:
-    """Renders frames of a board seen by one camera; the background is drawn once and cached."""
+    """Renders frames of a board seen by one camera; the background is drawn once and cached.
+    `tiles` (marker id -> Tile) draws those markers from their sticker images."""
 
     def __init__(self, camera: PinholeCamera, board: tuple[float, float],
-                 options: RenderOptions | None = None):
+                 options: RenderOptions | None = None, tiles: dict[int, Tile] | None = None):
         self.camera = camera
         self.board = board
         self.options = options or RenderOptions()
         self.dictionary = get_dictionary(self.options.dictionary)
+        self.tiles = dict(tiles or {})
         self._textures: dict[tuple[int, bool, float, float], tuple[np.ndarray, float]] = {}
+        self._tile_textures: dict[int, np.ndarray] = {}
         self._background = self._render_background()
         self._light = self._light_field()
         self._rng = np.random.default_rng(self.options.seed)
@@ -95,8 +119,25 @@ class Renderer:
             self._textures[key] = (np.dstack([premultiplied, alpha.astype(np.float32)]), n * marker_in / side)
         return self._textures[key]
 
+    def _marker_texture(self, marker: SceneMarker, corner: bool) -> tuple[np.ndarray, float]:
+        """The marker's texture and its extent in inches: its tile's, or its printed marker's (with the
+        flat base disc unless it lies on a solid base)."""
+        tile = self.tiles.get(marker.id)
+        if tile is None:
+            return self._texture(replace(marker, base_mm=0.0) if marker.base_shape else marker, corner)
+        if marker.id not in self._tile_textures:
+            # no finer than twice the supersampled pixels (a print's fine detail would alias)
+            ends = self.camera.project(np.array([[marker.x, marker.y, 0.0], [marker.x + 1.0, marker.y, 0.0]]))
+            px_per_inch = float(np.linalg.norm(ends[1] - ends[0]))
+            n = int(2 * self.options.supersample * px_per_inch * tile.side_mm / MM_PER_INCH)
+            texture = tile.texture()
+            if texture.shape[0] > n:
+                texture = cv2.resize(texture, (n, n), interpolation=cv2.INTER_AREA)
+            self._tile_textures[marker.id] = texture
+        return self._tile_textures[marker.id], tile.side_mm / MM_PER_INCH
+
     def _draw_marker(self, image: np.ndarray, marker: SceneMarker, corner: bool) -> None:
-        texture, extent = self._texture(marker, corner)
+        texture, extent = self._marker_texture(marker, corner)
         n = texture.shape[0]
         z = -marker.height_in
         half = extent / 2 * math.sqrt(2)
@@ -139,14 +180,80 @@ class Renderer:
         poly = self.camera.project(np.array(pts))
         cv2.fillPoly(image, [np.round(poly * 16).astype(np.int32)], 175.0, cv2.LINE_AA, shift=4)
 
+    # --- solid bases and miniatures ----------------------------------------------------------------
+    def _draw_base(self, image: np.ndarray, marker: SceneMarker) -> None:
+        """A solid base: its side wall (the hull of its bottom and top outlines) and its top."""
+        top = base_outline(marker, -marker.height_in)
+        bottom = base_outline(marker, 0.0)
+        wall = cv2.convexHull(self.camera.project(np.vstack([top, bottom])).astype(np.float32))
+        shade = 0.7 * marker.base_grey  # the wall is lit from the side, the top from above
+        outline = np.round(wall.reshape(-1, 2) * 16).astype(np.int32)
+        cv2.fillPoly(image, [outline], shade, cv2.LINE_AA, shift=4)
+        face = self.camera.project(top)
+        cv2.fillPoly(image, [np.round(face * 16).astype(np.int32)], marker.base_grey, cv2.LINE_AA, shift=4)
+
+    def _draw_figures(self, image: np.ndarray, marker: SceneMarker) -> None:
+        """The miniatures standing on a marker's base, ray-traced (supersampled), with a soft contact
+        shadow around their feet on the base."""
+        base_top = marker.height_in * MM_PER_INCH
+        tallest = max(f.height_mm for f in marker.figures)
+        reach = max(f.radius_mm + math.hypot(*f.offset_mm) + max((a.length_mm + a.radius_mm for a in f.arms),
+                                                                 default=0.0) for f in marker.figures)
+        ring = [(marker.x + reach / MM_PER_INCH * math.cos(a), marker.y + reach / MM_PER_INCH * math.sin(a))
+                for a in np.linspace(0, 2 * math.pi, 16, endpoint=False)]
+        corners = np.array([[x, y, -z / MM_PER_INCH] for x, y in ring
+                            for z in (base_top, base_top + tallest)])
+        px = self.camera.project(corners)
+        width, height = self.camera.size
+        x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - 2, 0)
+        x1, y1 = np.minimum(np.ceil(px.max(axis=0)).astype(int) + 2, (width - 1, height - 1))
+        if x1 <= x0 or y1 <= y0:
+            return
+        ss = self.options.supersample
+        sub = (np.arange(ss) + 0.5) / ss - 0.5
+        xs = (np.arange(x0, x1 + 1)[:, None] + sub[None, :]).reshape(-1)
+        ys = (np.arange(y0, y1 + 1)[:, None] + sub[None, :]).reshape(-1)
+        grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+        eye = -self.camera.R.T @ self.camera.t.reshape(3)
+        origin = np.array([(eye[0] - marker.x) * MM_PER_INCH, (eye[1] - marker.y) * MM_PER_INCH,
+                           -eye[2] * MM_PER_INCH])
+        on_board = (self.camera.pixels_to_plane(grid, 0.0) - np.array([marker.x, marker.y])) * MM_PER_INCH
+        rays = np.column_stack([on_board, np.zeros(len(grid))]) - origin
+        hit, grey = trace(marker.figures, origin, rays, marker.heading, base_top)
+        # where the rays that miss meet the base top: darkened near each figure's feet
+        s = (origin[2] - base_top) / origin[2]
+        spot = origin[:2] + rays[:, :2] * s
+        shadow = np.ones(len(grid))
+        h = math.radians(marker.heading)
+        for f in marker.figures:
+            foot = np.array([math.cos(h) * f.offset_mm[0] - math.sin(h) * f.offset_mm[1],
+                             math.sin(h) * f.offset_mm[0] + math.cos(h) * f.offset_mm[1]])
+            gap = np.linalg.norm(spot - foot, axis=1) - f.radius_mm
+            shadow *= 1 - 0.3 * np.clip(1 - gap / (0.8 * f.radius_mm), 0, 1)
+        hh, ww = y1 - y0 + 1, x1 - x0 + 1
+        paint = np.where(hit, grey, 0.0).reshape(hh, ss, ww, ss).sum(axis=(1, 3)) / (ss * ss)
+        dim = np.where(hit, 0.0, shadow).reshape(hh, ss, ww, ss).sum(axis=(1, 3)) / (ss * ss)
+        region = image[y0:y1 + 1, x0:x1 + 1]
+        region[:] = paint + region * dim
+
     # --- frame ------------------------------------------------------------------------------------
     def render(self, scene: SyntheticScene, corner_ids: frozenset[int] | set[int] = frozenset()
                ) -> np.ndarray:
-        """One greyscale uint8 frame of the scene."""
+        """One greyscale uint8 frame of the scene: flat markers, then solid bases with their markers,
+        then the miniatures (those farthest out from under the camera first: nearer ones lean over
+        them), then hands."""
         o = self.options
         image: np.ndarray = self._background.astype(np.float32)
-        for marker in sorted(scene.markers, key=lambda m: m.height_in):
+        flat = [m for m in scene.markers if not m.base_shape]
+        solid = [m for m in scene.markers if m.base_shape]
+        for marker in sorted(flat, key=lambda m: m.height_in):
             self._draw_marker(image, marker, marker.id in corner_ids)
+        for marker in sorted(solid, key=lambda m: m.height_in):
+            self._draw_base(image, marker)
+            self._draw_marker(image, marker, marker.id in corner_ids)
+        eye = -self.camera.R.T @ self.camera.t.reshape(3)
+        for marker in sorted((m for m in solid if m.figures), key=lambda m: -math.dist((m.x, m.y), eye[:2])):
+            self._draw_figures(image, marker)
         for hand in scene.hands:
             self._draw_hand(image, hand)
         image *= self._light
@@ -162,6 +269,24 @@ class Renderer:
         if decoded is None:
             raise RuntimeError("JPEG round trip failed")
         return decoded
+
+
+def base_outline(marker: SceneMarker, z: float, points: int = 72) -> np.ndarray:
+    """(points, 3) world points round a solid base's outline at world height z: a circle, an oval or a
+    rectangle `base_mm` across the facing and `base_depth_mm` (or `base_mm`) along it."""
+    half_w = marker.base_mm / 2 / MM_PER_INCH
+    half_d = (marker.base_depth_mm or marker.base_mm) / 2 / MM_PER_INCH
+    t = np.linspace(0, 2 * math.pi, points, endpoint=False)
+    if marker.base_shape == "rect":
+        c, s = np.cos(t), np.sin(t)
+        k = 1 / np.maximum(np.abs(c), np.abs(s))  # the unit square's outline, walked round by angle
+        along, across = half_d * c * k, half_w * s * k
+    else:
+        along, across = half_d * np.cos(t), half_w * np.sin(t)
+    h = math.radians(marker.heading)
+    x = marker.x + along * math.cos(h) - across * math.sin(h)
+    y = marker.y + along * math.sin(h) + across * math.cos(h)
+    return np.column_stack([x, y, np.full(points, z)])
 
 
 def warp_plane(camera: PinholeCamera, texture: np.ndarray, ppi: float, border: int = 0, step: int = 8

@@ -14,6 +14,7 @@ from typing import Any
 
 from table.config import Config
 from table.scene import Scene
+from vision.miniature import Figure, figures_for_base
 
 MM_PER_INCH = 25.4
 
@@ -21,7 +22,12 @@ MM_PER_INCH = 25.4
 @dataclass(frozen=True)
 class SceneMarker:
     """A printed marker: centre in board inches, heading (contract), black-square side in mm,
-    height above the board in inches; `base_mm` draws a base disc around it (0: none)."""
+    height above the board in inches; `base_mm` draws a flat base disc around it (0: none).
+
+    With `base_shape` (`circle`, `oval` or `rect`, `base_mm` wide across the facing and
+    `base_depth_mm` deep along it: 0 is `base_mm`) the base is solid instead: its side wall rises
+    from the board to its top `height_in` above it, where the marker (or sticker) lies, painted
+    `base_grey`; `figures` stand on it (vision.miniature)."""
 
     id: int
     x: float
@@ -30,6 +36,10 @@ class SceneMarker:
     size_mm: float = 15.0
     height_in: float = 0.0
     base_mm: float = 0.0
+    base_shape: str = ""
+    base_depth_mm: float = 0.0
+    base_grey: float = 60.0
+    figures: tuple[Figure, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -122,4 +132,20 @@ def grid_layout(count: int, board: tuple[float, float], *, size_mm: float = 15.0
         y = margin + (r + 0.5) * h / rows + rng.uniform(-0.2, 0.2) * h / rows
         out.append(SceneMarker(first_id + i, round(x, 4), round(y, 4), round(rng.uniform(-180, 180), 2),
                                size_mm, height_in, 25.0))
+    return tuple(out)
+
+
+def on_solid_bases(markers: tuple[SceneMarker, ...], *, base_mm: float = 25.0, thickness_mm: float = 3.0,
+                   figures: bool = True, seed: int = 1, shape: str = "circle", depth_mm: float = 0.0
+                   ) -> tuple[SceneMarker, ...]:
+    """The markers on solid bases `thickness_mm` thick (the marker on top), each painted its own
+    shade, with a typical miniature for the base (vision.miniature.figures_for_base) standing on it
+    unless `figures` is false."""
+    rng = random.Random(seed)
+    out = []
+    for m in markers:
+        grey = rng.uniform(25, 170)
+        standing = figures_for_base(base_mm, rng) if figures else ()
+        out.append(replace(m, height_in=thickness_mm / MM_PER_INCH, base_mm=base_mm, base_shape=shape,
+                           base_depth_mm=depth_mm, base_grey=grey, figures=standing))
     return tuple(out)
