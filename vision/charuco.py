@@ -95,22 +95,34 @@ def find_corners(spec: CharucoSpec, image: np.ndarray) -> tuple[np.ndarray, np.n
     return obj.reshape(-1, 3).astype(np.float32), img.reshape(-1, 2).astype(np.float32)
 
 
-def solve(spec: CharucoSpec, images: list[np.ndarray]) -> tuple[Intrinsics, int]:
-    """Intrinsics from views of the board (at least MIN_VIEWS usable); returns them and the views used."""
+def solve(spec: CharucoSpec, images: list[np.ndarray],
+          names: list[str] | None = None) -> tuple[Intrinsics, int]:
+    """Intrinsics from views of the board (at least MIN_VIEWS usable); returns them and the views used.
+    `names` (the files, for messages) default to "view 1", "view 2", ..."""
     if not images:
         raise CalibrationError("no images given")
-    size = (images[0].shape[1], images[0].shape[0])
-    objs, imgs = [], []
-    for image in images:
-        if (image.shape[1], image.shape[0]) != size:
-            raise CalibrationError("every view must have the same size")
+    names = names or [f"view {n}" for n in range(1, len(images) + 1)]
+    objs, imgs, missed = [], [], []
+    first: tuple[str, tuple[int, int]] | None = None  # the first view with the board, and its size
+    for name, image in zip(names, images, strict=True):
         found = find_corners(spec, image)
-        if found is not None:
-            objs.append(found[0])
-            imgs.append(found[1])
-    if len(objs) < MIN_VIEWS:
-        raise CalibrationError(f"the ChArUco board was found in {len(objs)} of {len(images)} views; "
-                               f"need at least {MIN_VIEWS}, from different angles")
+        if found is None:
+            missed.append(name)
+            continue
+        size = (image.shape[1], image.shape[0])
+        first = first or (name, size)
+        if size != first[1]:
+            raise CalibrationError(f"{name} is {size[0]}x{size[1]} but {first[0]} is {first[1][0]}x"
+                                   f"{first[1][1]}: every view must come from one camera at one capture size")
+        objs.append(found[0])
+        imgs.append(found[1])
+    if first is None or len(objs) < MIN_VIEWS:
+        shown = ", ".join(missed[:5]) + (f" and {len(missed) - 5} more" if len(missed) > 5 else "")
+        raise CalibrationError(f"the ChArUco board ({spec.squares[0]}x{spec.squares[1]} squares, "
+                               f"{spec.dictionary}) was found in {len(objs)} of {len(images)} views"
+                               f"{f' (not in {shown})' if missed else ''}; need at least {MIN_VIEWS}, from "
+                               "different angles, of the board `calibrate-lens board` prints")
+    size = first[1]
     # k3 stays 0: with a board that cannot reach every corner of the frame it only overfits
     rms, K, dist, _, _ = cv2.calibrateCamera(objs, imgs, size, None, None, flags=cv2.CALIB_FIX_K3)
     return Intrinsics(K, dist.reshape(-1), size, float(rms)), len(objs)

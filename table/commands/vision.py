@@ -213,13 +213,13 @@ def _lens_target(config: Config, out: str | None) -> tuple[Path, str]:
     return path, f'to use it, set [camera] intrinsics = "{relative}" in {source}'
 
 
-def _solve_and_save(spec: CharucoSpec, images: list[np.ndarray], config: Config, out: str | None
-                    ) -> dict[str, Any]:
+def _solve_and_save(spec: CharucoSpec, images: list[np.ndarray], config: Config, out: str | None,
+                    names: list[str] | None = None) -> dict[str, Any]:
     from vision.charuco import solve
     from vision.lens import save_intrinsics
 
     target, use = _lens_target(config, out)
-    intrinsics, used = solve(spec, images)
+    intrinsics, used = solve(spec, images, names)
     path = save_intrinsics(intrinsics, target)
     print(f"smarttable calibrate-lens: wrote {path}; {use}", file=sys.stderr)
     return {"file": str(path), "views": len(images), "views_used": used,
@@ -233,8 +233,8 @@ def run_lens_solve(args: argparse.Namespace) -> Any:
 
     spec = _charuco_spec(args)
     config = load_config(args.config)
-    images = [read_image(p) for p in _image_paths(args.images)]
-    return _solve_and_save(spec, images, config, args.out)
+    paths = _image_paths(args.images)
+    return _solve_and_save(spec, [read_image(p) for p in paths], config, args.out, [str(p) for p in paths])
 
 
 def run_lens_capture(args: argparse.Namespace) -> Any:

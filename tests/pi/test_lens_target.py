@@ -73,3 +73,28 @@ def test_a_place_that_cannot_be_written_is_one_line_exit_2(views, tmp_path, caps
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert err.startswith(f"smarttable calibrate-lens: {blocker / 'lens.toml'}: cannot write the intrinsics: ")
+
+
+def test_photos_without_the_board_say_so_and_name_them(tmp_path, capsys):
+    """`solve` on photos that are not of the ChArUco board (here of different sizes, as a folder of holiday
+    snaps is): it says the board is not in them and which files, not "every view must have the same size"."""
+    rng = np.random.default_rng(3)
+    for n, size in enumerate([(640, 480), (800, 600), (1024, 768)]):
+        cv2.imwrite(str(tmp_path / f"snap{n}.png"), rng.integers(0, 255, (size[1], size[0]), np.uint8))
+    assert main(["calibrate-lens", "solve", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "same size" not in err
+    assert "was found in 0 of 3 views" in err and str(tmp_path / "snap1.png") in err
+
+
+def test_views_of_two_sizes_name_both_files(views, tmp_path, capsys):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    for n, view in enumerate(sorted(views.iterdir())):
+        image = cv2.imread(str(view), cv2.IMREAD_GRAYSCALE)
+        if n == 5:
+            image = cv2.resize(image, (640, 480))  # one photo taken at another capture size
+        cv2.imwrite(str(folder / view.name), image)
+    assert main(["calibrate-lens", "solve", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder / 'v5.png'} is 640x480 but {folder / 'v0.png'} is 800x600" in err
