@@ -315,4 +315,23 @@ def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | Non
     if calibration.intrinsics is None:
         warnings.append(LENS_NOT_CALIBRATED)
     placed, more = place_markers(detections, setup, calibration, image.shape)
+    if not placed and not more:
+        more.append(no_models_warning(detections, setup, image.shape))
     return LocateResult(calibration, tuple(placed), tuple(warnings + more), tuple(detections))
+
+
+def no_models_warning(detections: Sequence[Detection], setup: VisionSetup,
+                      image_shape: tuple[int, ...]) -> str:
+    """Why a calibrated frame has no model markers: too small to read at this size (a reduced copy, such as
+    the panel's camera.jpg), or none on the board. Their size is the corner markers' scaled."""
+    from vision.planner import CELLS, MARGINAL_PX_PER_CELL  # the planner's thresholds
+
+    sides = [d.side_px for d in detections if d.id in setup.corner_ids]
+    cell = float(np.median(sides)) * setup.model_size_mm / setup.corner_size_mm / CELLS
+    h, w = image_shape[:2]
+    size = f"a {setup.model_size_mm:g} mm marker is {cell:.1f} px a cell in this {w}x{h} image"
+    if cell < MARGINAL_PX_PER_CELL:
+        return (f"no model markers found: {size}, too small to read (markers read from "
+                f"{MARGINAL_PX_PER_CELL:g} px a cell); locate a full-size camera frame, not a reduced copy "
+                "such as the panel's camera.jpg")
+    return f"no model markers found on the board ({size})"

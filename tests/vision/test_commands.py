@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -127,3 +129,43 @@ def test_locate_on_a_frame_without_corner_markers_says_which_are_missing(tmp_pat
     code, doc = call(capsys, "locate", str(path), "--config", str(SMALL_BOARD))
     assert doc["warnings"] == ["not calibrated: corner markers 0, 1, 2, 3 not found "
                                "(need at least 3 of 0, 1, 2, 3; markers seen: 12, 17)"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "docs" / "examples" / "demo-board.jpg"
+
+
+def test_the_shipped_photo_locates_the_demo_scenes_models():
+    """The README's photo to try `locate` and `detect` on: the demo scene (table/data/demo.json) through the
+    simulated camera; every model with a marker is found where the scene puts it, with the default config."""
+    located = smarttable("locate", str(EXAMPLE))
+    assert located.returncode == 0
+    doc = json.loads(located.stdout)
+    scene = json.loads((ROOT / "table" / "data" / "demo.json").read_text())
+    truth = {m["marker"]: m for m in scene["models"] if m.get("marker") is not None}
+    assert doc["calibrated"] and sorted(m["id"] for m in doc["markers"]) == sorted(truth)
+    for m in doc["markers"]:
+        assert math.dist((m["x"], m["y"]), (truth[m["id"]]["x"], truth[m["id"]]["y"])) < 0.3
+    detected = json.loads(smarttable("detect", str(EXAMPLE)).stdout)
+    assert {0, 1, 2, 3} | set(truth) <= {m["id"] for m in detected["markers"]}
+    assert f"smarttable locate {EXAMPLE.relative_to(ROOT)}" in (ROOT / "README.md").read_text()
+
+
+def test_a_reduced_copy_says_its_markers_are_too_small(tmp_path):
+    """The panel's camera.jpg is the frame at half size: the corner markers calibrate, the model markers are
+    too small to read, and `locate` says so instead of an unexplained `markers: []`."""
+    image = cv2.imread(str(EXAMPLE), cv2.IMREAD_GRAYSCALE)
+    small = tmp_path / "camera.jpg"
+    cv2.imwrite(str(small), cv2.resize(image, (1014, 760), interpolation=cv2.INTER_AREA))
+    doc = json.loads(smarttable("locate", str(small)).stdout)
+    assert doc["calibrated"] and doc["markers"] == []
+    (warning,) = [w for w in doc["warnings"] if w.startswith("no model markers")]
+    assert "too small to read" in warning and "1014x760" in warning
+
+
+def test_an_empty_board_says_no_model_markers(tmp_path, config):
+    path = tmp_path / "empty.png"
+    cv2.imwrite(str(path), render(camera(**STRAIGHT), scene(config, markers=())))
+    doc = json.loads(smarttable("locate", str(path), "--config", str(SMALL_BOARD)).stdout)
+    assert doc["calibrated"] and doc["markers"] == []
+    assert any(w.startswith("no model markers found on the board (a 20 mm marker is") for w in doc["warnings"])
