@@ -39,9 +39,14 @@ class JsonReader:
         """Every key of `data` is one of `known`; else name the first stranger and its nearest known key."""
         for key in data:
             if key not in known:
-                close = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.6)
-                hint = f'did you mean "{close[0]}"?' if close else f"known keys: {', '.join(sorted(known))}"
-                raise self.fail(f"{path}.{key}" if path != "$" else str(key), f"unknown key; {hint}")
+                raise self.fail(f"{path}.{key}" if path != "$" else str(key),
+                                f"unknown key; {hint(str(key), known, 'keys')}")
+
+    def choice(self, value: Any, path: str, known: Collection[str], what: str) -> str:
+        """`value`, one of the strings `known`; else name it and the nearest known one (`what`: "trait")."""
+        if isinstance(value, str) and value in known:
+            return value
+        raise self.fail(path, f"unknown {what} {value!r}; {hint(str(value), known, what + 's')}")
 
     def number(self, value: Any, path: str, *, minimum: float | None = None, positive: bool = False) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -90,3 +95,9 @@ def kind_of(value: Any) -> str:
     if isinstance(value, bool):
         return "a boolean"
     return _KINDS.get(type(value), type(value).__name__)
+
+
+def hint(word: str, known: Collection[str], plural: str) -> str:
+    """'did you mean "x"?' for the nearest of `known`, else the list of them ("known traits: a, b")."""
+    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f'did you mean "{close[0]}"?' if close else f"known {plural}: {', '.join(sorted(known))}"

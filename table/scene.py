@@ -218,8 +218,7 @@ def _terrain(r: JsonReader, value: Any, path: str, keys: Keys) -> Terrain:
         raise r.fail(f"{path}.polygon", problem)
     traits = r.array(data.get("traits", []), f"{path}.traits")
     for i, trait in enumerate(traits):
-        if not isinstance(trait, str) or trait not in TERRAIN_TRAITS:
-            raise r.fail(f"{path}.traits[{i}]", f"unknown trait {trait!r}")
+        r.choice(trait, f"{path}.traits[{i}]", TERRAIN_TRAITS, "trait")
     return Terrain(r.string(data.get("id"), f"{path}.id"), polygon,
                    r.number(data.get("height", 0.0), f"{path}.height", minimum=0), frozenset(traits))
 
@@ -340,9 +339,7 @@ def parse_scene(document: Any, source: str = "") -> Scene:
     for i, h in enumerate(hex_data):
         h = r.obj(h, f"hexes[{i}]")
         r.keys(h, f"hexes[{i}]", keys["hexes"])
-        kind = h.get("terrain", "clear")
-        if kind not in HEX_TERRAIN:
-            raise r.fail(f"hexes[{i}].terrain", f"unknown hex terrain {kind!r}")
+        kind = r.choice(h.get("terrain", "clear"), f"hexes[{i}].terrain", HEX_TERRAIN, "hex terrain")
         road = h.get("road", False)
         if not isinstance(road, bool):
             raise r.fail(f"hexes[{i}].road", f"expected true or false, got {kind_of(road)}")
