@@ -44,7 +44,14 @@ def installed(tmp_path_factory) -> Path:
     done = subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", "-q", "install", "--no-deps",
                            "--no-build-isolation", str(source)], cwd=folder, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+    (env / "pip-stderr.txt").write_text(done.stderr, encoding="utf-8")
     return env
+
+
+def test_the_install_gives_no_build_warnings(installed):
+    """setuptools warned three times an install that `project.license` as a table is deprecated."""
+    said = (installed / "pip-stderr.txt").read_text(encoding="utf-8")
+    assert "deprecated" not in said.lower() and "Warning" not in said, said
 
 
 def site_of(env: Path) -> Path:
