@@ -2,7 +2,8 @@
 
 Every subcommand module in `table.commands` has `register(subparsers)`; a handler returns a
 JSON-able answer, which is printed on stdout. A TableError (a user's mistake) exits 2 with one
-line on stderr; no traceback. A handler may set `args.exit_status` (doctor: 1 when not ok).
+line on stderr; no traceback. A handler may set `args.exit_status` (doctor: 1 when not ok). A reader
+that stops early (`| head`) ends the command quietly with 141, as a shell reports a SIGPIPE.
 """
 
 from __future__ import annotations
@@ -10,17 +11,20 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from table import __version__
+from table import __version__, registry
 from table.commands import COMMAND_MODULES
 from table.errors import TableError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="smarttable", description="The smart wargame table.")
+    parser = argparse.ArgumentParser(prog="smarttable", description="The smart wargame table.",
+                                     epilog=f"rule systems (a scene's \"ruleset\", [game] ruleset): "
+                                            f"{', '.join(registry.names())}")
     parser.add_argument("--version", action="version", version=f"smarttable {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMAND_MODULES:
@@ -46,14 +50,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         answer = args.handler(args)
+        if answer is not None:
+            json.dump(strict_json(answer), sys.stdout, indent=2, allow_nan=False)
+            sys.stdout.write("\n")
+        sys.stdout.flush()
     except TableError as exc:
         print(f"smarttable {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    if answer is not None:
-        json.dump(strict_json(answer), sys.stdout, indent=2, allow_nan=False)
-        sys.stdout.write("\n")
+    except BrokenPipeError:
+        # what is still buffered goes nowhere, so the interpreter's last flush raises nothing either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return int(getattr(args, "exit_status", 0))
 
 

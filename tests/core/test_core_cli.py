@@ -55,3 +55,30 @@ def test_unknown_id_exits_2():
     result = smarttable("query", str(DATA / "full-scene.json"), "distance", "m1", "nobody")
     assert result.returncode == 2
     assert "nobody" in result.stderr and "Traceback" not in result.stderr
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_help_lists_the_rule_systems_the_config_page_says_it_does():
+    """docs/config.md sends a player to `smarttable --help` for the rule systems' names: every system with a
+    rulings page is there by the name a scene and the config take."""
+    assert "`smarttable --help` lists them" in (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
+    result = smarttable("--help")
+    assert result.returncode == 0
+    listed = result.stdout.split("rule systems", 1)[1]
+    pages = sorted((ROOT / "docs" / "rules").glob("*.md"))
+    assert len(pages) >= 4
+    for page in pages:
+        assert page.stem.replace("-", "_") in listed, page.name
+
+
+def test_the_readme_says_what_doctor_exits_with(tmp_path):
+    """The README once said every command exits 0; `doctor` exits 1 when it finds a problem."""
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nsource = "replay"\npath = "{tmp_path / "no-frames"}"\n')
+    result = smarttable("doctor", "--config", str(config))
+    assert result.returncode == 1 and not json.loads(result.stdout)["ok"]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "`doctor` exits 1 when it finds a problem" in readme
+    assert "Every command prints one JSON document and exits 0;" not in readme

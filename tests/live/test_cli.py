@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -151,3 +152,16 @@ def test_a_port_in_use_or_out_of_range_is_one_line_before_anything_is_printed(tm
             assert done.returncode == 2 and done.stdout == ""
             lines = done.stderr.strip().splitlines()
             assert len(lines) == 1 and lines[0].startswith("smarttable run: web.port: ") and words in lines[0]
+
+
+def test_a_reader_that_stops_early_ends_the_command_without_a_traceback():
+    """`smarttable log replay game.jsonl | head`: the reader has gone before the answer is written (its end
+    of the pipe closed first, as `head` closes it after ten lines). The command stops quietly with 141."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([*SMARTTABLE, "log", "replay", str(ROOT / "tests/data/live/old_logs/synaptik.jsonl")],
+                              cwd=ROOT, stdout=write, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert done.stderr == "" and done.returncode == 141
