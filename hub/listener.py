@@ -1,79 +1,37 @@
 """The hub's broker side: every table's availability, newest state and events (paho-mqtt).
 
+Every message is read at the edge (hub/inbox.py) before it touches anything: a bad one is logged,
+counted for its table (shown on the dashboard) and dropped, and never reaches another table's view.
+Handling one message cannot end the MQTT thread (a failure is contained and counted), and a thread
+found dead is started again; `/api/tables` says whether it is alive.
+
 Events go into the store as they come; a table that comes online, or whose events arrive with a
 gap, is asked to `replay` from the last `seq` the hub holds without a gap, batch by batch, so a
-hub restarted mid-evening (or that missed events) catches up with nothing lost.
+hub restarted mid-evening (or that missed events) catches up with nothing lost. The asks are paced
+(hub/views.py `Pacer`), and a live event too far past what the hub holds is not believed.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from hub import inbox
+from hub.inbox import AHEAD, Rejected
 from hub.store import HubStore
+from hub.views import ASK_AGAIN_S, ASK_SPACING_S, Health, TableView, summary
+from table import strictjson
 from table.broker import Broker, Topics, split_topic
 
 log = logging.getLogger(__name__)
 
-ASK_AGAIN_S = 2.0          # a replay not answered by then is asked again
-
-
-@dataclass
-class TableView:
-    """What the hub knows of one table."""
-
-    table_id: str
-    available: str = "unknown"
-    available_at: float = 0.0
-    state_text: str = ""
-    state_at: float = 0.0
-    parsed: tuple[str, dict[str, Any]] | None = field(default=None, repr=False)
-
-    def state(self) -> dict[str, Any] | None:
-        """The newest state document (parsed once per message, when first asked for)."""
-        if not self.state_text:
-            return None
-        if self.parsed is None or self.parsed[0] is not self.state_text:
-            try:
-                doc = json.loads(self.state_text)
-            except json.JSONDecodeError:
-                doc = {}
-            self.parsed = (self.state_text, doc if isinstance(doc, dict) else {})
-        return self.parsed[1]
-
-
-def summary(doc: dict[str, Any] | None) -> dict[str, Any]:
-    """The dashboard's line for a state document: rule system, turn, phase, players, warnings."""
-    if not doc:
-        return {"ruleset": None, "turn": None, "phase": None, "player": None, "players": [], "warnings": [],
-                "open_disputes": 0, "camera": None, "state_seq": None}
-    phase, scene, status = _object(doc.get("phase")), _object(doc.get("scene")), _object(doc.get("status"))
-    units, warnings = _objects(scene.get("units")), _objects(doc.get("warnings"))
-    return {"ruleset": doc.get("ruleset"), "turn": phase.get("turn"), "phase": phase.get("phase"),
-            "player": phase.get("player"),
-            "players": sorted({str(u["player"]) for u in units if u.get("player")}),
-            "warnings": [{"id": w.get("id"), "message": w.get("message", ""),
-                          "acknowledged": bool(w.get("acknowledged"))} for w in warnings],
-            "open_disputes": sum(1 for w in warnings if not w.get("acknowledged")),
-            "camera": status.get("camera"), "state_seq": doc.get("seq")}
-
-
-def _object(value: object) -> dict[str, Any]:
-    """`value` if it is a JSON object, else an empty one (a table may publish junk)."""
-    return value if isinstance(value, dict) else {}
-
-
-def _objects(value: object) -> list[dict[str, Any]]:
-    """The JSON objects in `value` if it is a list, else none."""
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+MAX_TABLES = 1000        # tables with a view; one that never sent a message the hub kept makes way first
 
 
 class Hub:
@@ -90,18 +48,20 @@ class Hub:
         if broker.tls:
             self.client.tls_set()
         self.client.reconnect_delay_set(*reconnect)  # type: ignore[arg-type]
+        self.client.suppress_exceptions = True       # paho logs what escapes a callback rather than dying
         self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.keepalive_s = keepalive_s
         self.views: dict[str, TableView] = {}
-        self._asked: dict[str, tuple[int, float]] = {}      # table -> (after, when) of the replay asked
+        self.health = Health()
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._sweeper = threading.Thread(target=self._sweep, name="hub-sweep", daemon=True)
         self.request_id = f"hub-{uuid.uuid4().hex[:8]}"
         self.connected = threading.Event()
         for table_id in store.counts():
-            self.views[table_id] = TableView(table_id)
+            self.views[table_id] = TableView(table_id, heard=True)
 
     def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, self.keepalive_s)
@@ -110,15 +70,21 @@ class Hub:
 
     def close(self) -> None:
         self._stop.set()
-        self.client.disconnect()
-        self.client.loop_stop()
         if self._sweeper.is_alive():
             self._sweeper.join(5.0)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    @property
+    def listening(self) -> bool:
+        """Connected, with the MQTT thread alive."""
+        return self.connected.is_set() and self.health.alive
 
     # ------------------------------------------------------------ paho callbacks (its network thread)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
+        self.health.thread = threading.current_thread()
         if reason.is_failure:
             log.warning("hub: %s refused the connection: %s", self.broker, reason)
             return
@@ -127,93 +93,177 @@ class Hub:
                           (f"{p}/+/reply/replay", 1)])
         self.connected.set()
 
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        if self.connected.is_set() and not self._stop.is_set():
+            log.warning("hub: lost %s: %s; retrying", self.broker, reason)
+        self.connected.clear()
+
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        where = split_topic(self.prefix, message.topic)
-        if where is None:
+        """One message; whatever happens in handling it stays here (and is acknowledged once)."""
+        self.health.messages += 1
+        try:
+            self._handle(message)
+        except Exception as exc:  # a bug met by one message: counted and shown, the thread goes on
+            self.health.failures += 1
+            self.health.last_failure = f"{type(exc).__name__}: {exc}"[:300]
+            log.exception("hub: handling a message on %r", message.topic)
+
+    def _handle(self, message: mqtt.MQTTMessage) -> None:
+        try:
+            topic = message.topic
+        except UnicodeDecodeError:
+            topic = ""
+        where = split_topic(self.prefix, topic)
+        if where is None or where[1] not in inbox.MAX_BYTES:
+            self.health.ignored["topic"] += 1
             return
         table_id, kind = where
+        view = self._view(table_id)
+        if view is None:
+            self.health.ignored["tables"] += 1
+            return
+        payload = bytes(message.payload)
         try:
             if kind == "events":
-                self._event(table_id, json.loads(message.payload))
+                self._event(view, inbox.read_event(inbox.parse(payload, "events")))
             elif kind == "state":
-                view = self._view(table_id)
-                view.state_text, view.state_at = message.payload.decode("utf-8", "replace"), time.time()
+                view.state, view.state_at = inbox.read_state(payload), time.time()
             elif kind == "available":
-                self._available(table_id, message.payload.decode("utf-8", "replace"))
-            elif kind == "reply/replay":
-                self._replayed(table_id, json.loads(message.payload))
-        except (ValueError, TypeError, KeyError) as exc:   # a table sending junk must not stop the hub
-            log.warning("hub: %s: %s", message.topic, exc)
+                self._available(view, inbox.read_available(payload))
+            else:
+                self._replied(view, topic, inbox.parse(payload, "reply/replay"))
+        except Rejected as exc:
+            self._refused(view, topic, exc)
+            return
+        view.heard = True
+
+    def _refused(self, view: TableView, topic: str, exc: Rejected) -> None:
+        count = view.faults.add(topic, exc)
+        if count & (count - 1) == 0:          # the 1st, 2nd, 4th, 8th...: a flood does not flood the log
+            log.warning("hub: %s: refused (%s, %d so far): %s", topic, exc.reason, count, exc.message[:200])
 
     # ------------------------------------------------------------ what came in
 
-    def _view(self, table_id: str) -> TableView:
+    def _view(self, table_id: str) -> TableView | None:
+        """The table's view, made on its first message; None when MAX_TABLES are known and none of them
+        is a table that only ever sent what the hub refused (the oldest such makes way)."""
         with self._lock:
-            if table_id not in self.views:
-                self.views[table_id] = TableView(table_id)
-            return self.views[table_id]
+            view = self.views.get(table_id)
+            if view is None:
+                if len(self.views) >= MAX_TABLES:
+                    unheard = [v for v in self.views.values() if not v.heard]
+                    if not unheard:
+                        return None
+                    del self.views[min(unheard, key=lambda v: v.touched).table_id]
+                view = self.views[table_id] = TableView(table_id)
+            view.touched = time.monotonic()
+            return view
 
-    def _available(self, table_id: str, value: str) -> None:
-        view = self._view(table_id)
+    def _available(self, view: TableView, value: str) -> None:
         view.available, view.available_at = value, time.time()
         if value == "online":
-            self._ask(table_id, force=True)            # catch up with whatever the hub missed
+            self._ask(view, ASK_SPACING_S)            # catch up with whatever the hub missed
 
-    def _event(self, table_id: str, event: Any) -> None:
-        if not isinstance(event, dict) or not isinstance(event.get("seq"), int):
-            raise ValueError("an event is an object with an integer seq")
-        self._view(table_id)
-        self.store.add(table_id, [event])
-        if self.store.contiguous(table_id) < event["seq"]:
-            self._ask(table_id)
+    def _event(self, view: TableView, event: dict[str, Any]) -> None:
+        table_id, seq = view.table_id, event["seq"]
+        have = self.store.contiguous(table_id)
+        if seq > have + AHEAD:
+            self._ask(view, None)
+            raise Rejected("seq_ahead", f"seq {seq} is {seq - have} ahead of {have}, the last held without "
+                                        f"a gap (at most {AHEAD}): not believed; the hub asks the table")
+        _, conflicts = self.store.add(table_id, [event])
+        self._conflicted(view, conflicts)
+        if self.store.contiguous(table_id) < seq:
+            self._ask(view, None)
 
-    def _replayed(self, table_id: str, reply: Any) -> None:
-        if not isinstance(reply, dict) or not reply.get("ok"):
-            return
-        events = [e for e in reply["result"]["events"]
-                  if isinstance(e, dict) and isinstance(e.get("seq"), int)]
-        self.store.add(table_id, events)
-        if reply["result"].get("more") or self.store.contiguous(table_id) < self.store.top(table_id):
-            self._ask(table_id, force=True)
-        else:
-            with self._lock:
-                self._asked.pop(table_id, None)
+    def _conflicted(self, view: TableView, seqs: list[int]) -> None:
+        if seqs:
+            count = self.store.conflict_counts().get(view.table_id, 0)
+            log.warning("hub: %s: %d more seq(s) came again with a different event (%s; %d in all): "
+                        "the first is kept", view.table_id, len(seqs), ", ".join(map(str, seqs[:5])), count)
 
-    def _ask(self, table_id: str, force: bool = False) -> None:
-        """Ask the table for the events after the last one held without a gap (once per
-        ASK_AGAIN_S for the same point, unless `force`)."""
-        after = self.store.contiguous(table_id)
-        now = time.monotonic()
+    def _replied(self, view: TableView, topic: str, doc: Any) -> None:
+        answer = inbox.read_reply(doc, self.request_id)
+        if answer is None:
+            return                                   # an answer to another hub
+        table_id = view.table_id
+        before = self.store.contiguous(table_id)
+        if answer.error is not None:
+            log.warning("hub: %s refused to replay after %d: %s", table_id, answer.after, answer.error[:200])
+        kept = [e for e in answer.events.values() if isinstance(e, dict)]
+        _, conflicts = self.store.add(table_id, kept)
+        self._conflicted(view, conflicts)
+        holes, last = [], answer.after
+        for seq, event in answer.events.items():
+            if seq > last + 1:
+                holes.append((last + 1, seq - 1))
+            if isinstance(event, Rejected):
+                self._refused(view, topic, event)
+                self.store.mark_absent(table_id, [(seq, seq)], f"refused: {event.message[:200]}")
+            last = seq
+        self.store.mark_absent(table_id, holes, "not in the table's log")
+        progress = self.store.contiguous(table_id) > before
         with self._lock:
-            last = self._asked.get(table_id)
-            if not force and last is not None and last[0] == after and now - last[1] < ASK_AGAIN_S:
+            view.pacer.answered(progress)
+        if answer.more or self.store.contiguous(table_id) < self.store.top(table_id):
+            self._ask(view, 0.0 if progress else None)
+
+    def _ask(self, view: TableView, spacing: float | None) -> None:
+        """Ask the table for the events after the last one held without a gap, if its pacer allows:
+        `spacing` apart at least, or (None) after the pacer's own wait."""
+        after = self.store.contiguous(view.table_id)
+        with self._lock:
+            if not view.pacer.due(time.monotonic(), spacing):
                 return
-            self._asked[table_id] = (after, now)
-        self.client.publish(Topics(self.prefix, table_id).cmd("replay"),
-                            json.dumps({"after": after, "request_id": self.request_id}), qos=1)
+            view.pacer.asked(time.monotonic())
+        request = {"after": after, "limit": inbox.REPLAY_BATCH, "request_id": f"{self.request_id}-{after}"}
+        topic = Topics(self.prefix, view.table_id).cmd("replay")
+        self.client.publish(topic, strictjson.dumps(request), qos=1)
 
     def _sweep(self) -> None:
-        """Ask again for gaps whose replay was not answered (the table was away, a message lost)."""
-        while not self._stop.wait(ASK_AGAIN_S):
-            with self._lock:
-                pending = list(self._asked)
-            for table_id in pending:
-                view = self.views.get(table_id)
-                if view is not None and view.available == "online":
-                    self._ask(table_id)
+        """Ask again for gaps not filled (a table that was away, an answer lost), and start the MQTT
+        thread again if it is gone."""
+        while not self._stop.wait(ASK_AGAIN_S / 4):
+            try:
+                self._watch_thread()
+                with self._lock:
+                    views = list(self.views.values())
+                for view in views:
+                    gap = self.store.contiguous(view.table_id) < self.store.top(view.table_id)
+                    if view.available == "online" and (gap or view.pacer.waiting):
+                        self._ask(view, None)
+            except Exception:  # the sweeper must go on too
+                log.exception("hub: sweeping")
+
+    def _watch_thread(self) -> None:
+        if self.health.thread is not None and not self.health.thread.is_alive() and not self._stop.is_set():
+            self.health.restarts += 1
+            log.error("hub: the MQTT thread ended; starting it again (%d)", self.health.restarts)
+            self.connected.clear()
+            self.health.thread = None                 # until the new thread connects
+            self.client.loop_stop()
+            self.client.loop_start()
 
     # ------------------------------------------------------------ what the dashboard reads
 
     def tables(self) -> list[dict[str, Any]]:
-        counts = self.store.counts()
+        counts, conflicts = self.store.counts(), self.store.conflict_counts()
         with self._lock:
             views = sorted(self.views.values(), key=lambda v: v.table_id)
         return [{"id": v.table_id, "online": v.available == "online", "available": v.available,
                  "available_since": v.available_at or None, "state_at": v.state_at or None,
-                 **summary(v.state()), "events": counts.get(v.table_id, 0),
-                 "last_seq": self.store.top(v.table_id), "complete_to": self.store.contiguous(v.table_id)}
+                 **summary(v.state), "events": counts.get(v.table_id, 0),
+                 "last_seq": self.store.top(v.table_id), "complete_to": self.store.contiguous(v.table_id),
+                 "rejected": v.faults.to_json(), "conflicts": self._conflicts_line(v.table_id, conflicts),
+                 "replays_asked": v.pacer.asks}
                 for v in views]
+
+    def _conflicts_line(self, table_id: str, counts: dict[str, int]) -> dict[str, Any]:
+        count = counts.get(table_id, 0)
+        seqs = [c["seq"] for c in self.store.conflicts(table_id, 20)] if count else []
+        return {"count": count, "seqs": seqs}
 
     def state(self, table_id: str) -> dict[str, Any] | None:
         view = self.views.get(table_id)
-        return None if view is None else view.state()
+        return None if view is None else view.state

@@ -1,5 +1,10 @@
 """The hub's own SQLite copy of every table's events, keyed by (table, seq): a repeated event is
-stored once, and the gaps left by a hub that was away are found by `seq`."""
+stored once, and the gaps left by a hub that was away are found by `seq`.
+
+The first event of a seq is kept: a different one with the same seq later (a fake on an open broker, a
+table started on a new log under an old id) never replaces it, and is kept beside it as a conflict. A seq
+the table's own log has no event for (its answer to `replay` skipped it, or gave one the hub refused) is
+marked absent, so the hub does not ask for it again."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from table import strictjson
 from table.errors import ConfigError
 
 SCHEMA = """
@@ -18,6 +24,14 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL, received REAL NOT NULL, PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS events_received ON events(received);
+CREATE TABLE IF NOT EXISTS conflicts (
+    table_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, received REAL NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS absent (
+    table_id TEXT NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, reason TEXT NOT NULL,
+    PRIMARY KEY (table_id, first)
+) WITHOUT ROWID;
 """
 
 
@@ -39,27 +53,75 @@ class HubStore:
         self._top: dict[str, int] = {}         # table -> the highest seq stored
         self._counts: dict[str, int] = dict(self._db.execute(
             "SELECT table_id, COUNT(*) FROM events GROUP BY table_id").fetchall())
+        self._conflicts: dict[str, int] = dict(self._db.execute(
+            "SELECT table_id, COUNT(*) FROM conflicts GROUP BY table_id").fetchall())
 
-    def add(self, table_id: str, events: list[dict[str, Any]]) -> int:
-        """Store events (those already stored are ignored); returns how many were new."""
+    def add(self, table_id: str, events: list[dict[str, Any]]) -> tuple[int, list[int]]:
+        """Store events (read by hub.inbox: a whole `seq`, `game` and `ts`); one the same as an event
+        held is ignored, a different one kept as a conflict. Returns how many were new and the seqs
+        that newly conflict (a seq's first different event; the ones after it are not kept)."""
         now = time.time()
-        rows = [(table_id, int(e["seq"]), e.get("game"), e.get("ts"), str(e.get("kind", "")),
-                 json.dumps(e, separators=(",", ":")), now) for e in events]
+        rows = [(table_id, e["seq"], e["game"], e["ts"], e["kind"], strictjson.dumps(e), now) for e in events]
+        conflicts: list[int] = []
         with self._lock:
-            before = self._db.total_changes
             self._db.execute("BEGIN")
-            self._db.executemany("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-            self._db.execute("COMMIT")
-            added = self._db.total_changes - before
+            try:
+                added = 0
+                for row in rows:
+                    if self._db.execute("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                        row).rowcount:
+                        added += 1
+                    elif self._held(table_id, row[1]) != row[5] and self._db.execute(
+                            "INSERT OR IGNORE INTO conflicts VALUES (?, ?, ?, ?)",
+                            (table_id, row[1], row[5], now)).rowcount:
+                        conflicts.append(row[1])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
             self._counts[table_id] = self._counts.get(table_id, 0) + added
+            self._conflicts[table_id] = self._conflicts.get(table_id, 0) + len(conflicts)
             if rows:
-                top = self._top[table_id] = max(self._top_of(table_id), max(r[1] for r in rows))
-                if table_id in self._have:
-                    have = self._have[table_id]
-                    while have < top and self._stored(table_id, have + 1):
-                        have += 1
-                    self._have[table_id] = have
-        return added
+                self._top[table_id] = max(self._top_of(table_id), max(r[1] for r in rows))
+                self._advance(table_id)
+        return added, conflicts
+
+    def mark_absent(self, table_id: str, ranges: list[tuple[int, int]], reason: str) -> None:
+        """The table's log has no event the hub can keep for the seqs `first` to `last` of each range:
+        not to be asked for again."""
+        if not ranges:
+            return
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR IGNORE INTO absent VALUES (?, ?, ?, ?)",
+                                 [(table_id, first, last, reason) for first, last in ranges])
+            self._db.execute("COMMIT")
+            self._advance(table_id)
+
+    def _advance(self, table_id: str) -> None:
+        if table_id in self._have:
+            self._have[table_id] = self._extend(table_id, self._have[table_id])
+
+    def _extend(self, table_id: str, have: int) -> int:
+        """The highest seq from `have` up with every one before it held or absent."""
+        while True:
+            if self._db.execute("SELECT 1 FROM events WHERE table_id = ? AND seq = ?",
+                                (table_id, have + 1)).fetchone():
+                have = int(self._db.execute(
+                    "SELECT MIN(e.seq) FROM events e WHERE e.table_id = ?1 AND e.seq > ?2 AND NOT EXISTS "
+                    "(SELECT 1 FROM events n WHERE n.table_id = ?1 AND n.seq = e.seq + 1)",
+                    (table_id, have)).fetchone()[0])
+                continue
+            row = self._db.execute("SELECT MAX(last) FROM absent WHERE table_id = ?1 AND first <= ?2 "
+                                   "AND last >= ?2", (table_id, have + 1)).fetchone()
+            if row[0] is None:
+                return have
+            have = int(row[0])
+
+    def _held(self, table_id: str, seq: int) -> str | None:
+        row = self._db.execute("SELECT event FROM events WHERE table_id = ? AND seq = ?",
+                               (table_id, seq)).fetchone()
+        return None if row is None else str(row[0])
 
     def _top_of(self, table_id: str) -> int:
         if table_id not in self._top:
@@ -72,21 +134,8 @@ class HubStore:
         """The highest seq with every seq from 1 up to it stored (0: not even the first)."""
         with self._lock:
             if table_id not in self._have:
-                self._have[table_id] = self._have_from(table_id)
+                self._have[table_id] = self._extend(table_id, 0)
             return self._have[table_id]
-
-    def _stored(self, table_id: str, seq: int) -> bool:
-        sql = "SELECT 1 FROM events WHERE table_id = ? AND seq = ?"
-        return self._db.execute(sql, (table_id, seq)).fetchone() is not None
-
-    def _have_from(self, table_id: str) -> int:
-        if not self._stored(table_id, 1):
-            return 0
-        row = self._db.execute(
-            "SELECT MIN(e.seq) FROM events e WHERE e.table_id = ? AND NOT EXISTS "
-            "(SELECT 1 FROM events n WHERE n.table_id = e.table_id AND n.seq = e.seq + 1)",
-            (table_id,)).fetchone()
-        return int(row[0])
 
     def top(self, table_id: str) -> int:
         with self._lock:
@@ -113,6 +162,21 @@ class HubStore:
         """Table -> how many of its events are stored."""
         with self._lock:
             return dict(self._counts)
+
+    def conflict_counts(self) -> dict[str, int]:
+        """Table -> how many of its seqs came again with a different event."""
+        with self._lock:
+            return dict(self._conflicts)
+
+    def conflicts(self, table_id: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The seqs that came again with a different event, in order: the event `kept` (the first) and
+        the `other` one (the first different one after it), with when the other came."""
+        sql = ("SELECT c.seq, e.event, c.event, c.received FROM conflicts c JOIN events e "
+               "ON e.table_id = c.table_id AND e.seq = c.seq WHERE c.table_id = ? ORDER BY c.seq LIMIT ?")
+        with self._lock:
+            rows = self._db.execute(sql, (table_id, limit)).fetchall()
+        return [{"seq": seq, "kept": json.loads(kept), "other": json.loads(other), "received": received}
+                for seq, kept, other, received in rows]
 
     def close(self) -> None:
         with self._lock:

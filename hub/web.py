@@ -1,19 +1,33 @@
 """The hub's dashboard: a Flask app (served by waitress, as the panel is) over the `Hub`.
 
 Read-only: every table live, a board per table, the recent events of all tables, and
-`GET /api/tables`. Errors are JSON `{"error", "field"}`.
+`GET /api/tables`. Errors are JSON `{"error", "field"}`. As on the panel, it answers only to this
+machine's own names, IP addresses and `allowed_hosts` (table/hosts.py, against DNS rebinding), and the
+server bounds slow and oversized clients.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from hub.listener import Hub
 from table.broker import NAME
+from table.errors import ConfigError
+from table.hosts import allowed_names, host_allowed, host_of
+
+if TYPE_CHECKING:
+    from waitress.server import BaseWSGIServer, MultiSocketServer
+
+THREADS = 16
+# the panel's limits (web_ui/server.py) for a server that takes no bodies: a slow or half-open client
+# costs a socket, dropped when idle, not a thread
+LIMITS: dict[str, Any] = {"connection_limit": 500, "channel_timeout": 20, "cleanup_interval": 5,
+          "max_request_header_size": 16 * 1024, "max_request_body_size": 16 * 1024}
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
@@ -52,10 +66,18 @@ def _known(table_id: str) -> str:
     return table_id
 
 
-def create_hub_app(hub: Hub) -> Flask:
+def create_hub_app(hub: Hub, allowed_hosts: Iterable[str] = ()) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.config["MAX_CONTENT_LENGTH"] = LIMITS["max_request_body_size"]
     app.extensions["smarttable-hub"] = hub
+    names = allowed_names(allowed_hosts)
+
+    @app.before_request
+    def own_names_only() -> None:
+        if not host_allowed(request.host, names):
+            raise BadRequest(403, "Host", f"this hub answers only to its own names and addresses, not "
+                                          f"{host_of(request.host)!r} (add it with --allowed-host)")
 
     @app.errorhandler(BadRequest)
     def bad(exc: BadRequest) -> tuple[Response, int]:
@@ -84,7 +106,8 @@ def create_hub_app(hub: Hub) -> Flask:
 
     @app.get("/api/tables")
     def tables() -> Response:
-        return jsonify({"connected": _hub().connected.is_set(), "tables": _hub().tables()})
+        hub = _hub()
+        return jsonify({"connected": hub.listening, "listener": hub.health.to_json(), "tables": hub.tables()})
 
     @app.get("/api/tables/<table_id>")
     def table(table_id: str) -> Response:
@@ -98,6 +121,11 @@ def create_hub_app(hub: Hub) -> Flask:
         limit = _int_arg("limit", 100, 1, 1000)
         return jsonify({"events": _hub().store.events(_known(table_id), after=after, limit=limit)})
 
+    @app.get("/api/tables/<table_id>/conflicts")
+    def table_conflicts(table_id: str) -> Response:
+        limit = _int_arg("limit", 100, 1, 1000)
+        return jsonify({"conflicts": _hub().store.conflicts(_known(table_id), limit)})
+
     @app.get("/api/events")
     def recent() -> Response:
         limit = _int_arg("limit", 50, 1, 500)
@@ -106,12 +134,24 @@ def create_hub_app(hub: Hub) -> Flask:
     return app
 
 
-def serve(app: Flask, host: str, port: int, **options: Any) -> None:
-    """Serve the dashboard with waitress until interrupted."""
-    import waitress
+def create_server(app: Flask, host: str, port: int) -> MultiSocketServer | BaseWSGIServer:
+    """A waitress server for the dashboard, bound (ConfigError, one line, if it cannot listen)."""
+    from waitress.server import create_server as waitress_server
 
+    try:
+        return waitress_server(app, host=host, port=port, threads=THREADS, ident="smarttable-hub", **LIMITS)
+    except OSError as exc:
+        raise ConfigError(f"--port: cannot listen on {host}:{port} ({exc.strerror or exc}): "
+                          "is another hub running?") from None
+
+
+def serve(server: MultiSocketServer | BaseWSGIServer, host: str, port: int) -> None:
+    """Serve the dashboard until interrupted."""
     shown = "localhost" if host in ("0.0.0.0", "::", "") else host
     print(f"Hub: http://{shown}:{port}/", file=sys.stderr, flush=True)
-    waitress.serve(app, host=host, port=port, threads=16, ident="smarttable-hub", **options)
+    try:
+        server.run()
+    finally:
+        server.close()
 
 

@@ -12,12 +12,12 @@ from flask import Flask, Response, render_template, request
 from flask.json.provider import DefaultJSONProvider
 
 from table import strictjson
+from table.hosts import allowed_names, host_allowed, host_of
 from table.panel_api import PanelController
 from web_ui import api_read, api_write, bookmarks, errors
 from web_ui.auth import PinGuard, new_pin, resolve_pin
 from web_ui.context import PanelContext, PanelOptions
 from web_ui.errors import ApiError
-from web_ui.hosts import allowed_names, host_allowed, host_of
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
@@ -60,7 +60,7 @@ def create_app(controller: PanelController, *, pin: str = "", data_dir: str | Pa
     files in (saved scenes, the generated PIN); `pin` empty means use or generate the stored one;
     `pin_attempts` wrong PINs a minute from one address lock that address out for the minute, and
     as many across all addresses start the global pace (web_ui/auth.py); the panel answers only to
-    the table's own names, IP addresses and `allowed_hosts` (web_ui/hosts.py)."""
+    the table's own names, IP addresses and `allowed_hosts` (table/hosts.py)."""
     folder = Path(data_dir) if data_dir is not None else Path(tempfile.mkdtemp(prefix="smarttable-"))
     resolved, generated = resolve_pin(pin, folder)
     if generated:

@@ -26,6 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     hub.add_argument("--password-file", help="file holding the broker password")
     hub.add_argument("--client-id", default="smarttable-hub",
                      help="the hub's MQTT client id (its session: events queued while it was away)")
+    hub.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                     help="a name the dashboard answers to besides this machine's own and its IP addresses "
+                          "(repeatable)")
     hub.add_argument("--duration", type=float, help="stop after this many seconds")
     hub.set_defaults(handler=run_hub)
 
@@ -46,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_hub(args: argparse.Namespace) -> Any:
     from hub.listener import Hub
     from hub.store import HubStore
-    from hub.web import create_hub_app, serve
+    from hub.web import create_hub_app, create_server, serve
     from table.broker import Broker
 
     broker = parse_url(args.mqtt, "--mqtt")
@@ -59,8 +62,14 @@ def run_hub(args: argparse.Namespace) -> Any:
     broker = Broker(broker.host, broker.port, broker.tls, args.username or broker.username, password)
     if not 0 < args.port < 65536:
         raise ConfigError(f"--port: expected 1-65535, got {args.port}")
+    prefix = check_prefix(args.topic_prefix, "--topic-prefix")
     store = HubStore(args.db)
-    hub = Hub(store, broker, check_prefix(args.topic_prefix, "--topic-prefix"), client_id=args.client_id)
+    hub = Hub(store, broker, prefix, client_id=args.client_id)
+    try:
+        server = create_server(create_hub_app(hub, args.allowed_host), args.host, args.port)
+    except ConfigError:
+        store.close()
+        raise
 
     def on_signal(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -72,7 +81,7 @@ def run_hub(args: argparse.Namespace) -> Any:
             timer = threading.Timer(args.duration, signal.raise_signal, (signal.SIGTERM,))
             timer.daemon = True
             timer.start()
-        serve(create_hub_app(hub), args.host, args.port)
+        serve(server, args.host, args.port)
     except KeyboardInterrupt:
         pass
     finally:

@@ -115,3 +115,18 @@ def seen_once_in_order(seqs: list[int]) -> list[int]:
         if not kept or seq > kept[-1]:
             kept.append(seq)
     return kept
+
+
+def publish_raw(url: str, topic: str, payload: bytes | str, retain: bool = False, client_id: str = "") -> None:
+    """Publish one message as it is (any bytes, not necessarily JSON), QoS 1, and wait for the broker."""
+    broker = parse_url(url)
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    if broker.username:
+        client.username_pw_set(broker.username, broker.password)
+    client.connect(broker.host, broker.port, 5)
+    client.loop_start()
+    try:
+        client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(10)
+    finally:
+        client.disconnect()
+        client.loop_stop()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.ports import free_port
 
-__all__ = ["Mosquitto", "find_mosquitto", "free_port"]
+__all__ = ["Mosquitto", "documented_acl", "find_mosquitto", "free_port", "secured"]
 
 
 def find_mosquitto() -> str | None:
@@ -67,3 +67,24 @@ class Mosquitto:
     def pid(self) -> int:
         assert self.process is not None
         return self.process.pid
+
+
+def documented_acl() -> str:
+    """The ACL file docs/club.md gives, as the club would copy it."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "club.md").read_text(encoding="utf-8")
+    block = doc.split("# /etc/mosquitto/smarttable.acl\n", 1)[1]
+    return block.split("```", 1)[0]
+
+
+def secured(folder: Path, users: tuple[str, ...]) -> Mosquitto:
+    """A broker as docs/club.md sets one up: no anonymous clients, a password per user (`pw-USER`) and
+    the documented ACL (not started)."""
+    passwd = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "acl").write_text(documented_acl(), encoding="utf-8")
+    passwords = folder / "passwd"
+    passwords.touch()
+    for user in users:
+        subprocess.run([passwd, "-b", str(passwords), user, f"pw-{user}"], check=True, capture_output=True)
+    return Mosquitto(folder / "broker", extra=f"allow_anonymous false\npassword_file {passwords}\n"
+                                              f"acl_file {folder / 'acl'}\n")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 import time
 
 import pytest
@@ -13,7 +12,7 @@ import pytest
 from table.config import default_config, validate
 from table.live.mqtt_link import settings_from_config
 from tests.club.club_clients import PublishedTable, Recorder, seen_once_in_order
-from tests.club.mosquitto_broker import Mosquitto, free_port
+from tests.club.mosquitto_broker import Mosquitto, free_port, secured
 from tests.inprocess import smarttable
 from web_ui.sse import SnapshotText
 
@@ -209,29 +208,9 @@ def test_table_before_the_broker_retries_with_backoff_and_plays_on(tmp_path):
         table.close()
 
 
-def documented_acl() -> str:
-    """The ACL file docs/club.md gives, as the club would copy it."""
-    from pathlib import Path
-
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "club.md").read_text(encoding="utf-8")
-    block = doc.split("# /etc/mosquitto/smarttable.acl\n", 1)[1]
-    return block.split("```", 1)[0]
-
-
 def test_the_documented_acl_keeps_each_table_to_its_own_topics(tmp_path):
-    import shutil
-
-    passwd = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
     folder = tmp_path / "secure"
-    folder.mkdir()
-    (folder / "acl").write_text(documented_acl(), encoding="utf-8")
-    users = folder / "passwd"
-    users.touch()
-    for user in ("hub", "t1", "t2"):
-        subprocess.run([passwd, "-b", str(users), user, f"pw-{user}"], check=True, capture_output=True)
-    (folder / "pw-t1").write_text("pw-t1\n", encoding="utf-8")
-    broker = Mosquitto(folder / "broker", extra=f"allow_anonymous false\npassword_file {users}\n"
-                                                f"acl_file {folder / 'acl'}\n")
+    broker = secured(folder, ("hub", "t1", "t2"))
     broker.start()
     port = broker.port
     table = PublishedTable(tmp_path, f"mqtt://t1:pw-t1@127.0.0.1:{port}")
