@@ -39,8 +39,9 @@ class Hub:
 
     def __init__(self, store: HubStore, broker: Broker, prefix: str = "smarttable", *,
                  client_id: str = "smarttable-hub", keepalive_s: int = 10,
-                 reconnect: tuple[float, float] = (0.5, 10.0)):
+                 reconnect: tuple[float, float] = (0.5, 10.0), sweep_s: float = ASK_AGAIN_S / 4):
         self.store, self.broker, self.prefix = store, broker, prefix
+        self.sweep_s = sweep_s
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False,
                                   protocol=mqtt.MQTTv311)
         if broker.username:
@@ -68,6 +69,12 @@ class Hub:
         self.client.loop_start()
         self._sweeper.start()
 
+    @property
+    def alive(self) -> bool:
+        """The MQTT thread is running (paho's own, which `loop_start` made and clears when it ends)."""
+        thread: threading.Thread | None = getattr(self.client, "_thread", None)
+        return thread is not None and thread.is_alive()
+
     def close(self) -> None:
         self._stop.set()
         if self._sweeper.is_alive():
@@ -78,13 +85,12 @@ class Hub:
     @property
     def listening(self) -> bool:
         """Connected, with the MQTT thread alive."""
-        return self.connected.is_set() and self.health.alive
+        return self.connected.is_set() and self.alive
 
     # ------------------------------------------------------------ paho callbacks (its network thread)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
-        self.health.thread = threading.current_thread()
         if reason.is_failure:
             log.warning("hub: %s refused the connection: %s", self.broker, reason)
             return
@@ -224,7 +230,7 @@ class Hub:
     def _sweep(self) -> None:
         """Ask again for gaps not filled (a table that was away, an answer lost), and start the MQTT
         thread again if it is gone."""
-        while not self._stop.wait(ASK_AGAIN_S / 4):
+        while not self._stop.wait(self.sweep_s):
             try:
                 self._watch_thread()
                 with self._lock:
@@ -237,11 +243,9 @@ class Hub:
                 log.exception("hub: sweeping")
 
     def _watch_thread(self) -> None:
-        if self.health.thread is not None and not self.health.thread.is_alive() and not self._stop.is_set():
+        if not self.alive and not self._stop.is_set():
             self.health.restarts += 1
             log.error("hub: the MQTT thread ended; starting it again (%d)", self.health.restarts)
-            self.connected.clear()
-            self.health.thread = None                 # until the new thread connects
             self.client.loop_stop()
             self.client.loop_start()
 

@@ -94,14 +94,9 @@ class Health:
     last_failure: str | None = None
     restarts: int = 0              # times the MQTT thread was found dead and started again
     ignored: Counter[str] = field(default_factory=Counter)   # topic: not a table's; tables: too many
-    thread: threading.Thread | None = field(default=None, repr=False)
 
-    @property
-    def alive(self) -> bool:
-        return self.thread is not None and self.thread.is_alive()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"alive": self.alive, "messages": self.messages, "failures": self.failures,
+    def to_json(self, alive: bool) -> dict[str, Any]:
+        return {"alive": alive, "messages": self.messages, "failures": self.failures,
                 "last_failure": self.last_failure, "restarts": self.restarts, "ignored": dict(self.ignored)}
 
 

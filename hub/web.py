@@ -107,7 +107,8 @@ def create_hub_app(hub: Hub, allowed_hosts: Iterable[str] = ()) -> Flask:
     @app.get("/api/tables")
     def tables() -> Response:
         hub = _hub()
-        return jsonify({"connected": hub.listening, "listener": hub.health.to_json(), "tables": hub.tables()})
+        return jsonify({"connected": hub.listening, "listener": hub.health.to_json(hub.alive),
+                        "tables": hub.tables()})
 
     @app.get("/api/tables/<table_id>")
     def table(table_id: str) -> Response:

@@ -30,7 +30,26 @@ function card(table) {
   });
   link.append(chips);
   for (const w of table.warnings.filter((w) => !w.acknowledged)) link.append(el("p", { class: "warning" }, w.message));
+  const refused = table.rejected;
+  if (refused.count) {
+    const last = refused.recent[0] || {};
+    link.append(el("p", { class: "refused" }, `refused ${refused.count} message${refused.count === 1 ? "" : "s"}` +
+                   (last.reason ? ` (last: ${last.reason}: ${last.error})` : "")));
+  }
+  const conflicts = table.conflicts;
+  if (conflicts.count) {
+    const seqs = conflicts.seqs.slice(0, 5).map((s) => `#${s}`).join(" ");
+    link.append(el("p", { class: "refused" }, `${conflicts.count} seq${conflicts.count === 1 ? "" : "s"} came ` +
+                   `again with a different event (the first kept): ${seqs}${conflicts.count > 5 ? " …" : ""}`));
+  }
   return link;
+}
+
+function status(tables) {
+  if (!tables.listener.alive) return "not listening: the hub's MQTT thread is down";
+  if (!tables.connected) return "broker not reached";
+  const online = tables.tables.filter((t) => t.online).length;
+  return `${online} of ${tables.tables.length} tables online`;
 }
 
 function eventLine(event) {
@@ -45,9 +64,7 @@ async function refresh() {
     const [tables, events] = await Promise.all([fetch("/api/tables").then((r) => r.json()),
                                                 fetch("/api/events?limit=40").then((r) => r.json())]);
     document.getElementById("live").classList.toggle("on", tables.connected);
-    const online = tables.tables.filter((t) => t.online).length;
-    document.getElementById("whose").textContent = tables.connected ? `${online} of ${tables.tables.length} tables online`
-                                                                    : "broker not reached";
+    document.getElementById("whose").textContent = status(tables);
     document.getElementById("count").textContent = `${tables.tables.length}`;
     document.getElementById("tables").replaceChildren(...tables.tables.map(card));
     document.getElementById("events").replaceChildren(...events.events.map(eventLine));

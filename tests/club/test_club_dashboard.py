@@ -3,6 +3,7 @@ waitress, watching real tables through a real Mosquitto: what a club organiser s
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 import time
@@ -16,7 +17,7 @@ from hub.listener import Hub
 from hub.store import HubStore
 from hub.web import create_hub_app
 from table.broker import parse_url
-from tests.club.club_clients import PublishedTable
+from tests.club.club_clients import PublishedTable, publish_raw
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -41,6 +42,10 @@ def test_the_dashboard_shows_every_table_and_a_board_of_each(broker, tmp_path):
                 (hub.state(t) or {}).get("seq") == tables[t].controller.snapshot().seq for t in tables):
             time.sleep(0.1)
         tables["t2"].close()                                  # t2 stops: the dashboard says offline
+        publish_raw(broker.url, "smarttable/junk/events", "[" * 100_000)          # garbage, refused
+        fake = {**tables["t1"].gamelog.since(0)[0], "kind": "phase"}          # a fake for a seq the hub holds
+        del fake["scene"]
+        publish_raw(broker.url, "smarttable/t1/events", json.dumps(fake))
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page = browser.new_page(viewport={"width": 1100, "height": 800})
@@ -53,7 +58,9 @@ def test_the_dashboard_shows_every_table_and_a_board_of_each(broker, tmp_path):
             expect(one).to_contain_text("player A")
             expect(one).to_contain_text("player B")
             expect(two).to_have_class("card offline")
-            expect(page.locator("#whose")).to_have_text("1 of 2 tables online")
+            expect(page.locator("#whose")).to_have_text("1 of 3 tables online")
+            expect(page.locator('[data-table="junk"]')).to_contain_text("refused 1 message (last: not_json: ")
+            expect(one).to_contain_text("1 seq came again with a different event (the first kept): #1")
             expect(page.locator("#events")).to_contain_text("t1#3 roll")
             one.click()
             page.wait_for_url(url + "/tables/t1")

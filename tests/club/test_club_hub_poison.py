@@ -43,9 +43,9 @@ def event(seq, **fields):
 def make_hub(tmp_path):
     made = []
 
-    def make(url, client_id="hub-poison", db=None):
+    def make(url, client_id="hub-poison", db=None, **options):
         hub = Hub(HubStore(db or tmp_path / "hub.sqlite3"), parse_url(url), client_id=client_id,
-                  reconnect=(0.2, 1.0))
+                  reconnect=(0.2, 1.0), **options)
         hub.start()
         made.append(hub)
         assert hub.connected.wait(10)
@@ -213,3 +213,24 @@ def test_under_the_club_acl_one_tables_garbage_does_not_silence_another(tmp_path
     finally:
         table8.close()
         broker.stop()
+
+
+def test_a_deaf_hub_does_not_say_it_is_connected(broker, make_hub, good):
+    """The MQTT thread ended (as an error escaping paho would end it), and nothing has started it again yet."""
+    hub = make_hub(broker.url, sweep_s=3600.0)          # the watchdog looks only once an hour
+    assert wait_until(lambda: stored_seqs(hub.store, "good") == good.logged_seqs())
+    hub.client.loop_stop()
+    good.controller.command("select", id="gunner")
+    time.sleep(1.0)
+    assert stored_seqs(hub.store, "good") != good.logged_seqs()          # deaf
+    listed = create_hub_app(hub).test_client().get("/api/tables").get_json()
+    assert listed["connected"] is False and listed["listener"]["alive"] is False
+
+
+def test_an_mqtt_thread_that_ended_is_started_again(broker, make_hub, good):
+    hub = make_hub(broker.url)
+    assert wait_until(lambda: stored_seqs(hub.store, "good") == good.logged_seqs())
+    hub.client.loop_stop()
+    assert wait_until(lambda: hub.health.restarts == 1)
+    the_good_table_still_updates(hub, good)
+    assert create_hub_app(hub).test_client().get("/api/tables").get_json()["listener"]["restarts"] == 1
