@@ -3,10 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
-# Under CI a browser that could not be installed fails the run (and the browser tests); locally they skip.
+# Chromium, WebKit and Firefox for the browser tests. Under CI an engine that could not be installed fails the
+# run (and its browser tests); locally they skip, saying why.
 if ! bash scripts/install-browser.sh; then
-  if [ "${CI:-}" = true ]; then echo "run-tests: Chromium could not be installed" >&2; exit 1; fi
-  echo "run-tests: Chromium could not be installed; browser tests will say why they skip"
+  if [ "${CI:-}" = true ]; then echo "run-tests: the browser engines could not be installed" >&2; exit 1; fi
+  echo "run-tests: the browser engines could not be installed; browser tests will say why they skip"
 fi
 bash scripts/install-mosquitto.sh || echo "run-tests: Mosquitto could not be installed; the club tests will say why they skip"
 .venv/bin/ruff check .

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.browser import ARGS, CHROMIUM, PHONE, require_chromium
+from tests.web.engines import ENGINES, launch
 from tests.web.fake_table import FakeTable, load_doc
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
@@ -86,3 +87,11 @@ def page(browser, live):
     yield page
     context.close()
     assert errors == []
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request):
+    """One browser of each engine per test module (tests/web/engines.py): a test using it runs in Chromium,
+    WebKit and Firefox; `@pytest.mark.parametrize("engine", ["webkit", "firefox"], indirect=True)` picks."""
+    with launch(request.param) as browser:
+        yield browser
