@@ -9,12 +9,11 @@ hands over, which has a lock of its own (table/live/controller.py says who runs 
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from table.errors import TableError
-from table.live import close_call
+from table.live import close_call, locks
 from table.live.answers import Answers
 from table.live.background import Background
 from table.live.display import AnswerCache, answers_for, situation_of
@@ -77,7 +76,7 @@ class Reports:
 
     def __init__(self, background: Background) -> None:
         self._background = background
-        self._lock = threading.Lock()             # guards _fresh: the worker writes it, the frame path reads
+        self._lock = locks.lock("reports")        # guards _fresh: the worker writes it, the frame path reads
         self._fresh: tuple[Scene, Report] | None = None
         self._asked: Scene | None = None
         self._scene: Scene | None = None

@@ -9,12 +9,12 @@ import logging
 import os
 import re
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
 from table import strictjson
 from table.errors import QueryError, StorageError
+from table.live import locks
 
 log = logging.getLogger(__name__)
 FORMAT = "smarttable-bookmark/1"
@@ -33,7 +33,7 @@ class BookmarkStore:
 
     def __init__(self, folder: Path):
         self.folder = folder
-        self._lock = threading.Lock()
+        self._lock = locks.lock("bookmarks")
         self._summaries: dict[int, dict[str, Any]] | None = None
 
     def sweep(self) -> None:

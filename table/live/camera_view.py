@@ -3,12 +3,13 @@ table placed drawn on it. Controller-side (it may use vision's OpenCV), imported
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
+
+from table.live import locks
 
 VIEW_WIDTH = 1014          # a quarter of the 2028x1520 frame's pixels: enough on a phone
 
@@ -45,7 +46,7 @@ class OncePerFrame:
 
     def __init__(self) -> None:
         self._encoder = ThreadPoolExecutor(1, thread_name_prefix="camera-jpeg")
-        self._lock = threading.Lock()
+        self._lock = locks.lock("camera-view")
         self._key: Hashable = None
         self._jpeg: bytes | None = None
         self.encoded = 0

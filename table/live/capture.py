@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from table.live import locks
 from vision.types import Frame, FrameSource
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,8 @@ class LatestFrame:
 
     def __init__(self) -> None:
         self._frame: Frame | None = None
-        self._cond = threading.Condition()
+        self._cond = locks.condition("frame-slot")
+        self.producer = locks.role("capture")       # the capture thread, which `take` waits for
         self.dropped = 0
 
     def put(self, frame: Frame) -> None:
@@ -37,7 +39,7 @@ class LatestFrame:
 
     def take(self, timeout: float) -> Frame | None:
         """The newest frame (emptying the slot), or None if none came within `timeout` seconds."""
-        with self._cond:
+        with self.producer.waiting(), self._cond:
             if self._frame is None:
                 self._cond.wait(timeout)
             frame, self._frame = self._frame, None
@@ -80,6 +82,10 @@ class Capture(threading.Thread):
             self.source = None
 
     def run(self) -> None:
+        with self.slot.producer.working():
+            self._run()
+
+    def _run(self) -> None:
         delay = self.first_delay
         self.on_status("starting", "")
         while not self.stopping.is_set():

@@ -27,8 +27,8 @@ class CommitFeed(GameLog):
         """Call `listener()` after every successful commit (on the committing thread: keep it short)."""
         self._listeners.append(listener)
 
-    def start_game(self, ruleset: str, first_event: dict[str, Any]) -> int:
-        game = super().start_game(ruleset, first_event)
+    def start_game(self, ruleset: str, first_event: dict[str, Any], game: int | None = None) -> int:
+        game = super().start_game(ruleset, first_event, game)
         self._committed()
         return game
 

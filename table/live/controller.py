@@ -23,12 +23,12 @@ Threads: who runs where, what is shared, which lock guards it (the one place thi
   `Answering`, updates `Standing`, writes the LEDs (`LedOutput`) and publishes (`Publisher`).
 - The capture thread (`Capture`): reads the camera into a one-frame slot (`LatestFrame`, guarded
   by its own condition); reports the camera's state through `camera_status`, under `_lock`.
-- The background worker (`Background`, one thread, jobs in order): commits each batch of events
-  (`Journal._commit`; `_unsaved` is the worker's alone; the counters and the log's status are
-  guarded by the journal's condition), makes the situation report for a new scene
-  (`Reports._make`; the hand-over is guarded by the reports' own lock) and, when its queue runs
-  empty, `_settled`: takes `_lock` and refreshes, which publishes what is now committed.
-  A retry timer thread (the journal's) only submits a job to the worker.
+- The background worker (`Background`, one thread, jobs in order): commits each batch of events,
+  a new game's start among them (`Journal._commit`; `_unsaved` is the worker's alone; the counters
+  and the log's status are guarded by the journal's condition), makes the situation report for a
+  new scene (`Reports._make`; the hand-over is guarded by the reports' own lock) and, when its
+  queue runs empty, `_settled`: takes `_lock` and refreshes, which publishes what is now
+  committed. A retry timer thread (the journal's) only submits a job to the worker.
 - The panel's threads (waitress) and MQTT's command thread: `command` checks the parameters,
   takes `_lock` to run the handler and refresh, then waits, without `_lock`, on the journal's
   condition for the commit and on the worker for the snapshot. Reads (`snapshot`,
@@ -44,9 +44,25 @@ Threads: who runs where, what is shared, which lock guards it (the one place thi
 
 `_lock` (an RLock: a command's handler emits events and refreshes inside it) guards everything
 not named above: the session, the sightings, the answers, the warnings, the LED output, `status`.
-Lock order: `_lock`, then the journal's condition, the reports' lock or the publisher's condition;
-nothing holding one of those takes `_lock` or another of them. Nobody waits for the worker while
-holding `_lock`, except `start_game`, whose job takes no lock.
+
+The lock order (every lock is made in table/live/locks.py under the name given here; `ORDER`
+there is this list, and the tests' lock-order checker fails on any other order or a cycle):
+
+1. Waits for a thread, and that thread's own work: the worker (`Background.settle`,
+   `Journal.wait_tried`; a job or `_settled` holds it) and the capture thread (`LatestFrame.take`).
+   A thread waits for the worker or the camera only while holding none of the locks below; the
+   worker takes `_lock` (in `_settled`) and the capture thread does (in `camera_status`). So
+   nothing ever waits for the worker holding `_lock`: `start_game` queues the new game's start as
+   a batch and returns (the journal numbers the game itself), and a command waits for its commit
+   only after letting `_lock` go.
+2. `controller` (`_lock`) and `replay` (the replay's boards). A wait for a snapshot
+   (`Publisher.wait_for`, `wait_for_change`) counts as taking `_lock` (a snapshot is made under
+   it), so it is never made holding `_lock`.
+3. The leaves, taken last and holding nothing while they are held: `journal` (its condition),
+   `reports`, `publisher`, `worker-queue` (the worker's counters), `gamelog`, `bookmarks`,
+   `frame-slot`, `panel-rules`, `camera-view`, `remote-cameras`.
+
+A thread holding a lock of one tier takes only locks of a later tier.
 """
 
 from __future__ import annotations
@@ -62,7 +78,7 @@ from typing import Any, Protocol
 from table.config import Config
 from table.errors import ConfigError, QueryError, StorageError, TableError
 from table.hw import TableHardware
-from table.live import close_call, highlight, markers
+from table.live import close_call, highlight, locks, markers
 from table.live.answering import Answering, Reports
 from table.live.background import Background
 from table.live.bookmark_store import BookmarkStore, folder_beside
@@ -107,7 +123,7 @@ class TableController:
         self.config, self.hw, self.layout, self.gamelog = config, hardware, layout, log_
         self.pipeline, self.open_source, self.clock, self.backoff = pipeline, open_source, clock, backoff
         self.rng = random.Random(seed)
-        self._lock = threading.RLock()
+        self._lock = locks.rlock("controller")
         self.status: dict[str, Any] = {"camera": "starting" if open_source else "none", "camera_detail": "",
                                        "calibration": "unknown", "frames": 0, "dropped": 0, "bad_frames": 0,
                                        "last_error": "", "resumed": False}

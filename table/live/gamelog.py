@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from typing import Any, TextIO
 
 from table import strictjson
 from table.errors import ConfigError
+from table.live import locks
 
 log = logging.getLogger(__name__)
 BUSY_TIMEOUT_S = 2.0       # how long a write waits for another process's lock before it fails
@@ -55,7 +55,7 @@ class GameLog:
             raise ConfigError(f"{path}: cannot open the game log: {exc}") from None
         self._identity = self._file_identity()
         self._open = True
-        self._lock = threading.Lock()
+        self._lock = locks.lock("gamelog")
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path) if not self.in_memory else ":memory:", check_same_thread=False,
@@ -120,13 +120,19 @@ class GameLog:
         row = self._db.execute("SELECT id FROM games WHERE ended IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else int(row[0])
 
-    def start_game(self, ruleset: str, first_event: dict[str, Any]) -> int:
-        """End any open game and start a new one whose first event is `first_event`."""
+    def next_game(self) -> int:
+        """The number a game started next takes (one above the newest)."""
+        with self._lock:
+            return int(self._db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
+
+    def start_game(self, ruleset: str, first_event: dict[str, Any], game: int | None = None) -> int:
+        """End any open game and start a new one (numbered `game`, by default the next) whose first
+        event is `first_event`."""
         with self._write():
             now = time.time()
             self._db.execute("UPDATE games SET ended = ? WHERE ended IS NULL", (now,))
-            game = self._db.execute("INSERT INTO games (started, ruleset) VALUES (?, ?)",
-                                    (now, ruleset)).lastrowid
+            game = self._db.execute("INSERT INTO games (id, started, ruleset) VALUES (?, ?, ?)",
+                                    (game, now, ruleset)).lastrowid
             assert game is not None          # an INSERT's row id
             self._insert(game, first_event, now)
         return game

@@ -2,9 +2,11 @@
 
 `Journal.emit_all` checks a batch of events and applies them all or none to the `Session` on the
 caller's thread (which holds the controller's lock), then has the background worker commit the
-batch to the log; batches are written in the order they were applied. A batch the log refuses (a
-full disk, a lock held elsewhere) is kept and tried again every RETRY_S, and the log's status says
-so until it is written. Who runs where and which lock guards what: table/live/controller.py.
+batch to the log; batches are written in the order they were applied. `start_game` is a batch too:
+the new game's number is decided here (the log's next), so starting a game never waits for the
+worker. A batch the log refuses (a full disk, a lock held elsewhere) is kept and tried again every
+RETRY_S, and the log's status says so until it is written. Who runs where and which lock guards
+what: table/live/controller.py.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from table import strictjson
-from table.errors import QueryError, StorageError, TableError
+from table.errors import QueryError, TableError
+from table.live import locks
 from table.live.background import Background
 from table.live.events import Event, WarningCleared, WarningRaised, decode, encode
 from table.live.gamelog import GameLog
@@ -26,7 +30,15 @@ from table.scene import Scene
 log = logging.getLogger(__name__)
 RETRY_S = 1.0              # a refused write to the game log is tried again this often
 
-Batch = tuple[int, list[dict[str, Any]]]       # (game, its events)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Events of one game, committed in one transaction; `ruleset` is set when they start the game."""
+
+    game: int
+    events: list[dict[str, Any]]
+    ruleset: str | None = None
 
 
 class Journal:
@@ -36,8 +48,9 @@ class Journal:
         self.gamelog = gamelog
         self.session = Session()
         self.game = 0
+        self._next_game = gamelog.next_game()  # the number the next game started here takes
         self._background = background
-        self._cond = threading.Condition()   # guards the counters and the log's status below
+        self._cond = locks.condition("journal")   # guards the counters and the log's status below
         self._uncommitted = 0                # batches applied, their commit not yet tried
         self._emitted = self._attempted = self._committed = 0   # batches applied / tried / on disk
         self._log = ("ok", "")               # the log's state (ok, fault, recovered) and detail
@@ -77,16 +90,14 @@ class Journal:
         return list(raised.values())
 
     def start_game(self, scene: Scene, seed: int) -> None:
-        """A new game in the log (on the worker, after every event of the game before it)."""
+        """A new game: the session now, the log's new game on the worker after every event of the
+        game before it (never waited for here: the caller holds the controller's lock)."""
         event = new_game(scene, seed)
         session = Session()
         session.apply(event)
-        started = self._background.submit(lambda: self.gamelog.start_game(scene.ruleset, encode(event)))
-        try:
-            self.game = started.result()
-        except (sqlite3.Error, OSError) as exc:
-            raise StorageError(f"not saved: game log: cannot start a game ({exc})") from None
-        self.session = session
+        game, self._next_game = self._next_game, self._next_game + 1
+        self.session, self.game = session, game
+        self._queue(Batch(game, [encode(event)], scene.ruleset))
 
     def emit_all(self, events: list[Event]) -> GameState:
         """Check every event, apply them all (or none), and queue their stored form to be committed
@@ -101,12 +112,15 @@ class Journal:
             for event in events:
                 trial.apply(event)
             self.session = trial
-            game = self.game
-            with self._cond:
-                self._uncommitted += 1
-                self._emitted += 1
-            self._background.submit(lambda: self._commit(game, stored))
+            self._queue(Batch(self.game, stored))
         return self.state
+
+    def _queue(self, batch: Batch) -> None:
+        """Count a batch applied and have the worker commit it."""
+        with self._cond:
+            self._uncommitted += 1
+            self._emitted += 1
+        self._background.submit(lambda: self._commit(batch))
 
     # ------------------------------------------------------------ what the others read
 
@@ -129,7 +143,7 @@ class Journal:
     def wait_tried(self, upto: int, timeout: float = 10.0) -> str:
         """Wait until the worker has tried to write every batch up to number `upto`: "" when they are
         all on disk, else why not."""
-        with self._cond:
+        with self._background.role.waiting(), self._cond:
             tried = self._cond.wait_for(lambda: self._attempted >= upto, timeout)
             if self._committed >= upto:
                 return ""
@@ -140,9 +154,9 @@ class Journal:
 
     # ------------------------------------------------------------ on the worker
 
-    def _commit(self, game: int, events: list[dict[str, Any]]) -> None:
+    def _commit(self, batch: Batch) -> None:
         """Queue one batch behind any the log refused, and write them."""
-        self._unsaved.append((game, events))
+        self._unsaved.append(batch)
         try:
             self._flush()
         finally:
@@ -155,9 +169,12 @@ class Journal:
         """Write the unsaved batches in order; on a failure keep them, show the fault and try again
         in RETRY_S."""
         while self._unsaved:
-            game, events = self._unsaved[0]
+            batch = self._unsaved[0]
             try:
-                self.gamelog.append_all(game, events)
+                if batch.ruleset is not None:
+                    self.gamelog.start_game(batch.ruleset, batch.events[0], game=batch.game)
+                else:
+                    self.gamelog.append_all(batch.game, batch.events)
             except (sqlite3.Error, OSError) as exc:       # a full disk, a lock held elsewhere
                 self._failed(f"game log: cannot write ({exc}); {len(self._unsaved)} change(s) not "
                              f"saved yet, retrying")

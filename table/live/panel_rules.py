@@ -10,10 +10,10 @@ never holds the controller's lock. Who runs where: table/live/controller.py.
 from __future__ import annotations
 
 import json
-import threading
 from typing import Any
 
 from table.errors import QueryError
+from table.live import locks
 from table.live.publisher import Publisher
 from table.live.sigmas import with_sigmas
 from table.rules import get_ruleset
@@ -27,7 +27,7 @@ class PanelRules:
 
     def __init__(self, publisher: Publisher) -> None:
         self._publisher = publisher
-        self._lock = threading.Lock()          # the panel's threads: one makes it, the others wait
+        self._lock = locks.lock("panel-rules")  # the panel's threads: one makes it, the others wait
         self._scene: Scene | None = None
         self._rest: tuple[Any, ...] = ()          # the rulings and error bars it was made with
         self._ruleset: Ruleset | None = None

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import math
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+from table.live import locks
 from table.live.leds import LedLayout
 from table.live.session import GameState
 from table.live.sigmas import Sigmas
@@ -31,7 +31,8 @@ class Publisher:
     def __init__(self, layout: LedLayout, clock: Callable[[], float]) -> None:
         self._clock = clock
         self._layout = {"name": layout.name, "positions": [list(p) for p in layout.positions]}
-        self._cond = threading.Condition()           # guards the three below; notified on each new snapshot
+        self._cond = locks.condition("publisher")    # guards the three below; notified on each new snapshot
+        self._maker = locks.role("controller")       # a snapshot is made under the controller's lock
         self._snapshot = Snapshot(0, {}, "", {}, {})
         self._state: GameState | None = None        # what the snapshot was made from
         self._sigmas: Sigmas = {}
@@ -50,13 +51,13 @@ class Publisher:
 
     def wait_for_change(self, after_seq: int, timeout: float) -> Snapshot:
         """The newest snapshot once it is newer than `after_seq` (or the timeout passed)."""
-        with self._cond:
+        with self._maker.waiting(), self._cond:
             self._cond.wait_for(lambda: self._snapshot.seq > after_seq, timeout)
             return self._snapshot
 
     def wait_for(self, shows: Callable[[Snapshot], bool], timeout: float) -> bool:
         """Wait until the newest snapshot `shows` something (False if the timeout passed first)."""
-        with self._cond:
+        with self._maker.waiting(), self._cond:
             return self._cond.wait_for(lambda: shows(self._snapshot), timeout)
 
     def publish(self, state: GameState, status: dict[str, Any], leds: tuple[tuple[int, int, int], ...],

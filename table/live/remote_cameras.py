@@ -18,6 +18,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from table.broker import Topics
+from table.live import locks
 from table.live.mqtt_link import MqttSettings, new_client, strict_json
 from vision.merge import CameraView, view_from_dict, view_to_dict
 
@@ -40,7 +41,7 @@ class RemoteCameras:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self._views: dict[int, tuple[CameraView, float]] = {}
-        self._lock = threading.Lock()
+        self._lock = locks.lock("remote-cameras")
 
     def start(self) -> None:
         b = self.settings.broker

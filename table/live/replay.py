@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import bisect
 import logging
-import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from table.errors import TableError
+from table.live import locks
 from table.live.answers import Answers
 from table.live.display import AnswerCache, answers_for
 from table.live.events import decode
@@ -85,7 +85,7 @@ class Replay:
 
     def __init__(self, fetch: Fetch, every: int = CHECKPOINT_EVERY, keep: int = VIEWS_KEPT):
         self._fetch, self.every, self.keep = fetch, every, keep
-        self._lock = threading.Lock()
+        self._lock = locks.lock("replay")
         self._game: int | None = None
         self._events: list[dict[str, Any]] = []
         self._seqs: list[int] = []
