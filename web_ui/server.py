@@ -15,14 +15,20 @@ from table.errors import ConfigError
 from table.panel_api import PanelController
 
 if TYPE_CHECKING:
-    from waitress.server import BaseWSGIServer, MultiSocketServer
+    from waitress.server import MultiSocketServer
+
+    from web_ui.channels import TableServer
 
 DEFAULT_THREADS = 48          # every SSE or MJPEG client holds a thread while connected
 MAX_BODY = 256 * 1024         # the app's own limit (MAX_CONTENT_LENGTH), passed on to waitress
 # A flood of slow or half-open clients costs a socket each, not a thread: allow many, drop the idle
-# ones soon (an SSE stream writes a keep-alive more often than this), so real phones still get in.
-LIMITS = {"connection_limit": 500, "channel_timeout": 20, "cleanup_interval": 5,
-          "max_request_header_size": 16 * 1024, "max_request_body_size": MAX_BODY}
+# ones soon (an SSE stream writes a heartbeat more often than this), so real phones still get in; the
+# slow, greedy and non-reading ones are web_ui/channels.py's. A response's unsent output is kept in
+# memory up to the watermark (then its worker waits for the client); poll(), not select(), so more
+# than 1024 open files are fine.
+LIMITS = {"connection_limit": 500, "channel_timeout": 20, "cleanup_interval": 1,
+          "max_request_header_size": 16 * 1024, "max_request_body_size": MAX_BODY,
+          "outbuf_high_watermark": 256 * 1024, "asyncore_use_poll": True}
 
 
 def data_dir_of(config: Config) -> Path:
@@ -36,7 +42,8 @@ def app_from_config(controller: PanelController, config: Config) -> Flask:
 
     web = config.web
     app = create_app(controller, pin=web.pin, data_dir=data_dir_of(config),
-                     sse_interval_s=web.sse_interval_s, marker_dictionary=config.markers.dictionary,
+                     sse_interval_s=web.sse_interval_s, heartbeat_s=web.heartbeat_s,
+                     marker_dictionary=config.markers.dictionary,
                      marker_size_mm=config.markers.model_size_mm, allowed_hosts=web.allowed_hosts)
     return app
 
@@ -61,14 +68,14 @@ def check_port(host: str, port: int) -> None:
 
 
 def create_server(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS, **options: Any
-                  ) -> MultiSocketServer | BaseWSGIServer:
+                  ) -> MultiSocketServer | TableServer:
     """A waitress server for `app`, bound (ConfigError naming the port if it cannot listen), with the
-    LIMITS against slow and oversized clients."""
-    from waitress.server import create_server as waitress_server
+    LIMITS against slow and oversized clients and web_ui/channels.py's against slow and greedy ones."""
+    from web_ui.channels import create_server as limited_server
 
     try:
-        return waitress_server(app, host=host, port=port, threads=threads, ident="smarttable",
-                               **{**LIMITS, **options})
+        return limited_server(app, host=host, port=port, threads=threads, ident="smarttable",
+                              **{**LIMITS, **options})
     except OSError as exc:
         raise ConfigError(f"web.port: cannot listen on {host}:{port} ({exc.strerror}): "
                           "is another table running?") from None

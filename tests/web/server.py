@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 import threading
 from pathlib import Path
 
@@ -28,6 +30,37 @@ class LiveServer:
 
     def close(self) -> None:
         """Let running requests end (a stream ends once its client has gone), then close everything."""
+        from waitress import wasyncore
+
+        self.server.task_dispatcher.shutdown(timeout=5)
+        wasyncore.close_all(self.server._map)
+        self.thread.join(timeout=5)
+
+
+class Served:
+    """The app on 127.0.0.1 with the server settings `smarttable run` uses (web_ui/server.py)."""
+
+    def __init__(self, app, threads: int = 16, **options: object):
+        from web_ui.server import create_server
+
+        self.server = create_server(app, "127.0.0.1", 0, threads=threads, **options)
+        self.port = int(self.server.effective_port)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def request(self, method: str, path: str, *, source: str = "127.0.0.1", headers: dict | None = None,
+                body: dict | None = None, timeout: float = 20.0) -> tuple[int, dict]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=(source, 0))
+        try:
+            data = None if body is None else json.dumps(body)
+            conn.request(method, path, body=data, headers={"Content-Type": "application/json", **(headers or {})})
+            reply = conn.getresponse()
+            text = reply.read()
+            return reply.status, (json.loads(text) if text.startswith(b"{") else {})
+        finally:
+            conn.close()
+
+    def close(self) -> None:
         from waitress import wasyncore
 
         self.server.task_dispatcher.shutdown(timeout=5)

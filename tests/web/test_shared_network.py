@@ -4,8 +4,6 @@ addresses), DNS rebinding (the Host header), half-open connections, a 1 GB decla
 
 from __future__ import annotations
 
-import http.client
-import json
 import socket
 import statistics
 import threading
@@ -13,39 +11,10 @@ import time
 
 import pytest
 
-from tests.web.server import make_app
-from web_ui.server import MAX_BODY, create_server
+from tests.web.server import Served, make_app
+from web_ui.server import MAX_BODY
 
 PIN = "4711"       # tests/web/conftest.py's
-
-
-class Served:
-    """The app on 127.0.0.1 with the server settings `smarttable run` uses (web_ui/server.py)."""
-
-    def __init__(self, app, threads: int = 16):
-        self.server = create_server(app, "127.0.0.1", 0, threads=threads)
-        self.port = self.server.effective_port
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-
-    def request(self, method: str, path: str, *, source: str = "127.0.0.1", headers: dict | None = None,
-                body: dict | None = None, timeout: float = 20.0) -> tuple[int, dict]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=(source, 0))
-        try:
-            data = None if body is None else json.dumps(body)
-            conn.request(method, path, body=data, headers={"Content-Type": "application/json", **(headers or {})})
-            reply = conn.getresponse()
-            text = reply.read()
-            return reply.status, (json.loads(text) if text.startswith(b"{") else {})
-        finally:
-            conn.close()
-
-    def close(self) -> None:
-        from waitress import wasyncore
-
-        self.server.task_dispatcher.shutdown(timeout=5)
-        wasyncore.close_all(self.server._map)
-        self.thread.join(timeout=5)
 
 
 @pytest.fixture
