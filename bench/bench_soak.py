@@ -60,13 +60,15 @@ class Phones:
                 self.failures.append(f"{path}: {problem}")
 
     def poller(self, offset: int) -> None:
+        """One phone (its own address: a table holds 16 connections per address) polling every path."""
         index = offset
         while not self.stop.is_set():
             path = self.paths[index % len(self.paths)]
             index += 1
             asked = time.monotonic()
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                                  source_address=(f"127.0.30.{1 + offset}", 0))
                 conn.request("GET", path)
                 reply = conn.getresponse()
                 reply.read()
@@ -77,11 +79,13 @@ class Phones:
                 self._record(path, None, str(exc))
             self.stop.wait(POLL_EVERY_S)
 
-    def stream(self, path: str) -> None:
-        """An SSE listener or an MJPEG viewer: read for as long as the soak lasts (reconnect if cut)."""
+    def stream(self, path: str, source: str) -> None:
+        """An SSE listener or an MJPEG viewer from `source` (a table serves 4 live connections per
+        address): read for as long as the soak lasts (reconnect if cut)."""
         while not self.stop.is_set():
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                                  source_address=(source, 0))
                 conn.request("GET", path)
                 reply = conn.getresponse()
                 if reply.status != 200:
@@ -143,10 +147,10 @@ def main() -> int:
         phones = Phones(port, tuple(args.paths))
         threads = [threading.Thread(target=phones.poller, args=(i,), daemon=True)
                    for i in range(args.pollers)]
-        threads += [threading.Thread(target=phones.stream, args=("/api/events",), daemon=True)
-                    for _ in range(args.sse)]
-        threads += [threading.Thread(target=phones.stream, args=("/api/camera.mjpeg",), daemon=True)
-                    for _ in range(args.streams)]
+        threads += [threading.Thread(target=phones.stream, args=("/api/events", f"127.0.31.{1 + i}"),
+                                     daemon=True) for i in range(args.sse)]
+        threads += [threading.Thread(target=phones.stream, args=("/api/camera.mjpeg", f"127.0.32.{1 + i}"),
+                                     daemon=True) for i in range(args.streams)]
         start = time.monotonic()
         for thread in threads:
             thread.start()

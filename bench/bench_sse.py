@@ -56,22 +56,26 @@ def serve(folder: Path) -> None:
 
 
 class Listener(threading.Thread):
-    """One phone on /api/events, recording every event's sequence number."""
+    """One phone on /api/events from its own address (a table serves 4 streams per address), recording
+    every state event's sequence number."""
 
-    def __init__(self, port: int, stop: threading.Event):
+    def __init__(self, port: int, stop: threading.Event, source: str):
         super().__init__(daemon=True)
-        self.port, self.stop = port, stop
+        self.port, self.stop, self.source = port, stop, source
         self.seqs: list[int] = []
 
     def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10, source_address=(self.source, 0))
         conn.request("GET", "/api/events")
         response = conn.getresponse()
+        kind = b""
         while not self.stop.is_set():
             line = response.readline()
             if not line:
                 break
-            if line.startswith(b"data: "):
+            if line.startswith(b"event: "):
+                kind = line[7:].strip()
+            elif line.startswith(b"data: ") and kind == b"state":            # not a heartbeat
                 self.seqs.append(json.loads(line[6:])["seq"])
         response.close()
         conn.close()
@@ -137,7 +141,7 @@ def measure(port: int, clients: int, seconds: float) -> int:
     probe(port, 1.0)                                           # warm up
     baseline = probe(port, min(seconds, 10.0))
     stop = threading.Event()
-    listeners = [Listener(port, stop) for _ in range(clients)]
+    listeners = [Listener(port, stop, f"127.0.20.{1 + i}") for i in range(clients)]
     for listener in listeners:
         listener.start()
     time.sleep(1.0)                                            # everyone has the first event

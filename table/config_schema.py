@@ -230,6 +230,7 @@ class Web(Section):
     pin: str = setting(str, "", _pin)
     allowed_hosts: tuple[str, ...] = setting(list, [], _host_list)
     sse_interval_s: float = setting(NUMBER, 0.2, _positive)
+    heartbeat_s: float = setting(NUMBER, 5.0, _between(1, 60))
 
 
 @dataclass(frozen=True)

@@ -42,13 +42,21 @@ def events() -> Response:
     after = query_int("after", -1, -1)
     if header is not None and request.args.get("after") is None:
         after = parse_int(header, "Last-Event-ID", -1)
-    if not ctx.streams.acquire(blocking=False):
-        raise ApiError(429, "path", "too many live connections; read /api/state instead")
     patches = request.args.get("patch") in ("1", "true")
-    body = stream(ctx.controller, after, ctx.options.sse_interval_s, ctx.options.heartbeat_s, ctx.streams,
-                  ctx.text, patches=patches)
+    body = stream(ctx.controller, after, ctx.options.sse_interval_s, ctx.options.heartbeat_s, ctx.text,
+                  patches=patches)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(body), mimetype="text/event-stream", headers=headers)
+    return live(Response(stream_with_context(body), mimetype="text/event-stream", headers=headers),
+                "read /api/state meanwhile")
+
+
+def live(response: Response, instead: str) -> Response:
+    """`response` holding one of the client address's live-connection slots until it is closed (a 429
+    with Retry-After naming what to do `instead` when it has none left, web_ui/streams.py)."""
+    streams, address = panel().streams, request.remote_addr or ""
+    streams.acquire(address, instead)
+    response.call_on_close(lambda: streams.release(address))
+    return response
 
 
 @bp.get("/questions")
@@ -152,11 +160,9 @@ def camera_snapshot() -> Response:
 def camera_stream() -> Response:
     ctx = panel()
     camera.camera_jpeg(ctx.controller)          # 404 now rather than an empty stream
-    if not ctx.streams.acquire(blocking=False):
-        raise ApiError(429, "path", "too many live connections; use /api/camera.jpg")
-    body = camera.mjpeg(ctx.controller, ctx.options.sse_interval_s, ctx.streams)
-    return Response(stream_with_context(body), mimetype="multipart/x-mixed-replace; boundary=frame",
-                    headers=NO_CACHE)
+    body = camera.mjpeg(ctx.controller, ctx.options.sse_interval_s)
+    return live(Response(stream_with_context(body), mimetype="multipart/x-mixed-replace; boundary=frame",
+                         headers=NO_CACHE), "use /api/camera.jpg meanwhile")
 
 
 @bp.get("/markers/sheet.svg")

@@ -53,11 +53,14 @@ def rotate_pin(context: PanelContext, controller: PanelController) -> str:
 
 
 def create_app(controller: PanelController, *, pin: str = "", data_dir: str | Path | None = None,
-               sse_interval_s: float = 0.2, heartbeat_s: float = 15.0, max_streams: int = 40,
-               marker_dictionary: str = "DICT_APRILTAG_36h11", marker_size_mm: float = 15.0,
+               sse_interval_s: float = 0.2, heartbeat_s: float = 5.0, max_streams: int = 40,
+               streams_per_address: int = 4, marker_dictionary: str = "DICT_APRILTAG_36h11",
+               marker_size_mm: float = 15.0,
                pin_attempts: int = 10, allowed_hosts: Iterable[str] = ()) -> Flask:
     """Build the panel for `controller`. `data_dir` is the only folder the panel writes or reads
     files in (saved scenes, the generated PIN); `pin` empty means use or generate the stored one;
+    `heartbeat_s`: a quiet SSE stream's heartbeat (a page that misses two calls the table offline);
+    `max_streams` live connections (SSE, MJPEG) at once, `streams_per_address` from one address;
     `pin_attempts` wrong PINs a minute from one address lock that address out for the minute, and
     as many across all addresses start the global pace (web_ui/auth.py); the panel answers only to
     the table's own names, IP addresses and `allowed_hosts` (table/hosts.py)."""
@@ -68,6 +71,7 @@ def create_app(controller: PanelController, *, pin: str = "", data_dir: str | Pa
         controller.show_pin(resolved)
     options = PanelOptions(pin=resolved, data_dir=folder.resolve(), sse_interval_s=sse_interval_s,
                            heartbeat_s=heartbeat_s, max_streams=max_streams,
+                           streams_per_address=streams_per_address,
                            marker_dictionary=marker_dictionary, marker_size_mm=marker_size_mm)
     app = PanelFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = 256 * 1024

@@ -3,7 +3,6 @@ MJPEG stream of them."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 
@@ -18,15 +17,11 @@ def camera_jpeg(controller: PanelController) -> bytes:
     return frame
 
 
-def mjpeg(controller: PanelController, interval_s: float,
-          slot: threading.BoundedSemaphore) -> Iterator[bytes]:
+def mjpeg(controller: PanelController, interval_s: float) -> Iterator[bytes]:
     """multipart/x-mixed-replace parts, one JPEG per interval while frames keep coming."""
-    try:
-        while True:
-            frame = controller.camera_jpeg()
-            if frame:
-                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
-                       + str(len(frame)).encode() + b"\r\n\r\n" + frame + b"\r\n")
-            time.sleep(max(interval_s, 0.1))
-    finally:
-        slot.release()
+    while True:
+        frame = controller.camera_jpeg()
+        if frame:
+            yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                   + str(len(frame)).encode() + b"\r\n\r\n" + frame + b"\r\n")
+        time.sleep(max(interval_s, 0.1))

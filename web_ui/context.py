@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from flask import current_app
 from table.panel_api import PanelController
 from web_ui.auth import PinGuard
 from web_ui.sse import SnapshotText
+from web_ui.streams import Streams
 
 
 @dataclass(frozen=True)
@@ -20,8 +20,9 @@ class PanelOptions:
     pin: str
     data_dir: Path
     sse_interval_s: float = 0.2
-    heartbeat_s: float = 15.0
+    heartbeat_s: float = 5.0
     max_streams: int = 40
+    streams_per_address: int = 4
     marker_dictionary: str = "DICT_APRILTAG_36h11"
     marker_size_mm: float = 15.0
 
@@ -32,10 +33,10 @@ class PanelContext:
     options: PanelOptions
     guard: PinGuard
     text: SnapshotText = field(default_factory=SnapshotText)
-    streams: threading.BoundedSemaphore = field(init=False)
+    streams: Streams = field(init=False)
 
     def __post_init__(self) -> None:
-        self.streams = threading.BoundedSemaphore(self.options.max_streams)
+        self.streams = Streams(self.options.max_streams, self.options.streams_per_address)
 
 
 def panel() -> PanelContext:

@@ -11,13 +11,15 @@ from table.errors import ConfigError, QueryError, SceneError, StorageError, Tabl
 
 
 class ApiError(Exception):
-    """A request the panel refuses: `field` names the part of the request that is wrong."""
+    """A request the panel refuses: `field` names the part of the request that is wrong;
+    `retry_after_s` (a 429 or 503) goes out as the Retry-After header: when to try again."""
 
-    def __init__(self, status: int, field: str, message: str):
+    def __init__(self, status: int, field: str, message: str, *, retry_after_s: int | None = None):
         super().__init__(message)
         self.status = status
         self.field = field
         self.message = message
+        self.retry_after_s = retry_after_s
 
 
 def error_body(field: str, message: str) -> dict[str, Any]:
@@ -45,7 +47,10 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError) -> tuple[Response, int]:
-        return jsonify(error_body(exc.field, exc.message)), exc.status
+        response = jsonify(error_body(exc.field, exc.message))
+        if exc.retry_after_s is not None:
+            response.headers["Retry-After"] = str(exc.retry_after_s)
+        return response, exc.status
 
     @app.errorhandler(TableError)
     def table_error(exc: TableError) -> tuple[Response, int]:

@@ -28,11 +28,20 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
+                               "schema": {"type": "integer", "minimum": 1}}}
+
+
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "Bad input (the field is named)", 401: "PIN missing", 403: "Wrong PIN",
-            404: "Not found", 409: "The table cannot do it now", 429: "Too many requests",
+            404: "Not found", 409: "The table cannot do it now",
+            429: "Too many requests from this address or of this kind (wrong PINs, live connections): "
+                 "Retry-After says when to try again",
             503: "Not saved: the game log cannot store it now (retried; the panel shows a banner)"}
-    return {str(c): _json(_ref("Error"), text[c]) for c in codes}
+    out = {str(c): _json(_ref("Error"), text[c]) for c in codes}
+    if "429" in out:
+        out["429"]["headers"] = RETRY_AFTER
+    return out
 
 
 def _read(summary: str, schema: dict[str, Any], *codes: int, params: list | None = None) -> dict[str, Any]:

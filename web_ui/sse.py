@@ -114,28 +114,33 @@ class SnapshotText:
             return self._patches[key]
 
 
-def stream(controller: Controller, after: int, interval_s: float, heartbeat_s: float,
-           slot: threading.BoundedSemaphore, cache: SnapshotText, patches: bool = False) -> Iterator[str]:
-    """Yield SSE text until the client goes away; `slot` is released when the stream ends."""
-    try:
-        yield "retry: 2000\n\n"
-        last = after
-        sent: int | None = None           # the state this client holds (patches apply to it)
-        current = controller.snapshot()
-        if current.seq != last:
-            yield cache.event(current)
-            last = sent = current.seq
-        next_at = time.monotonic() + interval_s
-        while True:
-            wait = next_at - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
-            snapshot = controller.wait_for_change(last, heartbeat_s)
-            if snapshot.seq != last:      # newer, or lower after a controller restart
-                yield cache.event(snapshot, sent if patches and snapshot.seq > last else None)
-                last = sent = snapshot.seq
-                next_at = time.monotonic() + interval_s
-            else:
-                yield ": keep-alive\n\n"
-    finally:
-        slot.release()
+def heartbeat(seq: int, every_s: float) -> str:
+    """The event a quiet stream sends every `every_s`: an event, not a comment, so that a page can see
+    it and tell a frozen table (no heartbeat) from a quiet one (docs/web.md)."""
+    return f'event: heartbeat\ndata: {{"seq":{seq},"every_s":{every_s:g}}}\n\n'
+
+
+def stream(controller: Controller, after: int, interval_s: float, heartbeat_s: float, cache: SnapshotText,
+           patches: bool = False) -> Iterator[str]:
+    """Yield SSE text until the client goes away: a heartbeat at once (the page learns its interval),
+    the current state if it is not `after`, then each newer state, or a heartbeat when none came."""
+    yield "retry: 2000\n\n"
+    last = after
+    sent: int | None = None           # the state this client holds (patches apply to it)
+    current = controller.snapshot()
+    yield heartbeat(current.seq, heartbeat_s)
+    if current.seq != last:
+        yield cache.event(current)
+        last = sent = current.seq
+    next_at = time.monotonic() + interval_s
+    while True:
+        wait = next_at - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        snapshot = controller.wait_for_change(last, heartbeat_s)
+        if snapshot.seq != last:      # newer, or lower after a controller restart
+            yield cache.event(snapshot, sent if patches and snapshot.seq > last else None)
+            last = sent = snapshot.seq
+            next_at = time.monotonic() + interval_s
+        else:
+            yield heartbeat(snapshot.seq, heartbeat_s)

@@ -25,19 +25,21 @@ class Events:
         self.conn.request("GET", path, headers=headers or {})
         self.response = self.conn.getresponse()
 
-    def next(self) -> dict:
-        """The next `state` event's id and data (comments and retry lines skipped)."""
+    def next(self, kind: str = "state") -> dict:
+        """The next `kind` event's id and data (other events, comments and retry lines skipped)."""
         event: dict = {}
         while True:
             line = self.response.readline().decode().rstrip("\n")
             if not line:
-                if "data" in event:
+                if "data" in event and event.get("event", "message") == kind:
                     return event
                 event = {}
                 continue
             name, _, value = line.partition(": ")
             if name == "id":
                 event["id"] = int(value)
+            elif name == "event":
+                event["event"] = value
             elif name == "data":
                 event["data"] = json.loads(value)
 
