@@ -50,7 +50,7 @@ def patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def apply_part(old: Any, part: Any) -> Any:
-    """The inverse of `part_patch`, as the panel applies it (web_ui/static/js/app.js `applyPart`)."""
+    """The inverse of `part_patch`, as the panel applies it (web_ui/static/js/live.js `applyPart`)."""
     if isinstance(part, dict) and "$patch" in part:
         value = {**old, **{k: apply_part(old.get(k), v) for k, v in part["$patch"].items()}}
         for gone in part.get("$gone", []):

@@ -1,11 +1,56 @@
 // Talking to the table: reads are open; changes carry the PIN (asked once, kept on this phone).
+// Every request has a deadline and fails with a message when the table does not answer (docs/web.md).
 const PIN_KEY = "smarttable-pin";
+const TIMEOUT_S = 10;          // one request's wait for the whole answer
+const RETRIES = 2;             // a 429 or 503 with Retry-After is asked again this many times (reads)
+const waiting = new Set();     // the requests waiting for the table: aborted when it falls silent
+let silence = null;            // why the table is not answering (live.js's heartbeat watchdog), or null
+
+// The table stopped answering (`why`), or answers again (null): waiting requests end with `why`, and new
+// ones fail at once rather than wait for a table that cannot answer.
+export function tableSilent(why) {
+  silence = why;
+  if (why) for (const abort of waiting) abort(why);
+}
+
+const failure = (message) => Object.assign(new Error(message), { field: "", connection: true });
+const sleep = (s) => new Promise((resolve) => { setTimeout(resolve, s * 1000); });
+
+// One request and its answer read whole, within TIMEOUT_S: {response, data}.
+async function call(url, options) {
+  if (silence) throw failure(silence);
+  const controller = new AbortController();
+  let why = null;
+  const abort = (reason) => { why = reason; controller.abort(); };
+  const timer = setTimeout(() => abort(`The table did not answer within ${TIMEOUT_S} s: it may be busy or out ` +
+    "of reach. Try again."), TIMEOUT_S * 1000);
+  waiting.add(abort);
+  try {
+    const response = await fetch(url, { ...options, signal: controller.signal });
+    const data = await response.json().catch(() => ({ error: response.statusText, field: "" }));
+    return { response, data };
+  } catch (error) {
+    throw failure(why || `The table could not be reached (${error.message}).`);
+  } finally {
+    clearTimeout(timer);
+    waiting.delete(abort);
+  }
+}
+
+// Seconds a 429 or 503 asks to wait (its Retry-After), or null.
+function retryAfter(response) {
+  const s = Number(response.headers.get("Retry-After"));
+  return (response.status === 429 || response.status === 503) && s > 0 && s <= TIMEOUT_S ? s : null;
+}
 
 export async function getJSON(url) {
-  const response = await fetch(url, { headers: { Accept: "application/json" } });
-  const data = await response.json().catch(() => ({ error: response.statusText, field: "" }));
-  if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), data);
-  return data;
+  for (let attempt = 0; ; attempt++) {
+    const { response, data } = await call(url, { headers: { Accept: "application/json" } });
+    const wait = retryAfter(response);
+    if (wait !== null && attempt < RETRIES) { await sleep(wait); continue; }
+    if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), data);
+    return data;
+  }
 }
 
 function askPin() {
@@ -30,11 +75,14 @@ export async function send(method, url, body) {
       if (!pin) throw new Error("cancelled");
       localStorage.setItem(PIN_KEY, pin);
     }
-    const response = await fetch(url, {
+    const { response, data } = await call(url, {
       method, headers: { "Content-Type": "application/json", "X-Table-PIN": pin },
       body: JSON.stringify(body ?? {}),
+    }).catch((error) => {
+      throw failure(`${error.message} If the change reached the table, the board shows it once the table is back.`);
     });
-    const data = await response.json().catch(() => ({ error: response.statusText, field: "" }));
+    const wait = response.status === 429 ? retryAfter(response) : null;     // refused, so not applied
+    if (wait !== null && attempt < 2) { await sleep(wait); continue; }
     if (response.status === 401 || response.status === 403) { localStorage.removeItem(PIN_KEY); continue; }
     if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), data);
     return data;

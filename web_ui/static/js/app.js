@@ -10,6 +10,7 @@ import { unitFacts, renderVictory } from "./cards.js";
 import { blockingHexes, coverWords, drawOverlays } from "./overlays.js";
 import { openReplay, replayControls } from "./replay.js";
 import { clearRuler, drawRuler, rulerTap } from "./ruler.js";
+import { connect } from "./live.js";
 import { zoomable } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -88,52 +89,6 @@ function refreshVictory() {
   app.view.victoryInputs = inputs;
   ask("victory").then((answer) => { if (app.view.victoryInputs === inputs) renderVictory($("victory"), answer); },
     () => renderVictory($("victory"), null));
-}
-
-// The state after a patch event (web_ui/sse.py `part_patch` / `apply_part`): a dict's changed keys
-// merged, a list's changed items set, each patched in turn; anything else replaced.
-function applyPart(old, part) {
-  if (part && typeof part === "object" && "$patch" in part) {
-    const value = { ...old };
-    for (const [key, inner] of Object.entries(part.$patch)) value[key] = applyPart(old?.[key], inner);
-    for (const gone of part.$gone || []) delete value[gone];
-    return value;
-  }
-  if (part && typeof part === "object" && "$set" in part) {
-    const items = [...old];
-    for (const [index, inner] of part.$set) items[index] = applyPart(items[index], inner);
-    return items;
-  }
-  return part;
-}
-
-function patched(state, message) {
-  const next = { ...state, seq: message.seq };
-  for (const [key, part] of Object.entries(message.parts)) next[key] = applyPart(state[key], part);
-  return next;
-}
-
-function connect() {
-  const source = new EventSource("/api/events?patch=1");     // whole state first, then what changed
-  source.addEventListener("open", () => setOnline(true));
-  source.addEventListener("error", () => setOnline(false));
-  source.addEventListener("state", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.state) apply(message.state);
-    else if (message.parts && app.state && message.base === app.seq) apply(patched(app.state, message));
-    else getJSON("/api/state").then(apply).catch(() => {});   // a patch to a state this phone lacks: re-read
-  });
-}
-
-// Offline: a banner over the board, the board dimmed, every change button disabled until the table is back.
-function setOnline(online) {
-  if (online && !app.online) getJSON("/api/state").then(apply).catch(() => {});   // catch up on resume
-  app.online = online;
-  document.body.classList.toggle("offline", !online);
-  $("live").classList.toggle("on", online);
-  $("live").setAttribute("aria-label", online ? "live: connected to the table" : "offline: reconnecting");
-  for (const button of document.querySelectorAll("button.changes, form.changes button[type=submit]"))
-    button.disabled = !online;
 }
 
 function renderBar(state) {
@@ -324,7 +279,8 @@ function showInfo(children, card = null) {
 }
 
 const fmt = (n) => (typeof n === "number" ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : String(n ?? "—"));
-const settle = (p) => p.then((v) => ({ v }), (e) => ({ e: e.message }));
+// An answer or why there is none; `lost`: the table did not answer (live.js, api.js), not a refusal.
+const settle = (p) => p.then((v) => ({ v }), (e) => ({ e: e.message, lost: Boolean(e.connection) }));
 
 const SIGHT_SHOWN = new Set(["from", "to", "visible", "cover", "blocked_by", "line", "cover_from", "margin",
   "too_close_to_call", "could_be"]);
@@ -433,6 +389,8 @@ async function unitInfo(unitId, modelId) {
   if (app.view.rings) rows.push(["range bands", `${bands.weapon ? `${bands.weapon}: ` : ""}${bands.bands.map((b) =>
     `${words(b.band)} ${fmt(b.from)}–${fmt(b.to)}"`).join(" · ")} (drawn)`]);
   if (!asks.length) rows.push(["rules", `${app.ruleset} answers no unit questions yet`]);
+  const unanswered = Object.values(answers).find((a) => a.lost);
+  if (unanswered) rows.push(["not answered", el("span", { class: "lost" }, unanswered.e)]);
   redraw();
   showInfo([el("h3", {}, unit.name || unitId, modelId ? el("small", {}, ` · ${modelId}`) : null),
     kv(rows), el("p", { class: "hint" }, modelId ? `Tap another model to measure${rows.some(([k]) => k === "order")
@@ -569,4 +527,4 @@ $("undo").addEventListener("click", async () => {
 window.addEventListener("hashchange", route);
 keepAwake();
 route();
-getJSON("/api/state").then(apply).finally(connect);
+getJSON("/api/state").then(apply).catch(() => {}).finally(() => connect(app, apply));

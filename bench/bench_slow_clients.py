@@ -1,0 +1,244 @@
+"""Slow and greedy clients against the running demo table (`smarttable run --demo`, a separate process,
+camera and all): issue 25's attacks, each against a baseline measured in the same run.
+
+  slowloris  505 sockets, each sending one byte of a request head every 4 s (opened again as soon as
+             the table closes one), from one address, then from 505; the p95 of a phone's GET /api/state
+             before and during each attack.
+  unread     40 SSE clients (one address each) that never read, while the table changes every 0.3 s;
+             the table's RSS before them and every 30 s for 5 minutes, and whether a new phone still
+             gets its stream at the end.
+
+    .venv/bin/python bench/bench_slow_clients.py slowloris [--seconds 60] [--addresses 1 505]
+    .venv/bin/python bench/bench_slow_clients.py unread [--seconds 300] [--clients 40]
+Exit status 1 when a phone's request fails, or (unread) the RSS grows by more than --max-growth-mb.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = "246813"
+HEAD = b"GET /api/state HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 20000
+
+
+def start_table(folder: Path) -> tuple[subprocess.Popen[str], int]:
+    from table.config import CONFIG_DIR
+
+    config = folder / "table.toml"
+    config.write_text(f'[web]\npin = "{PIN}"\n[log]\npath = "game.sqlite3"\n'
+                      f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
+                      f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n')
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    table = subprocess.Popen([sys.executable, "-m", "table.cli", "run", "--demo", "--config", str(config),
+                              "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if ask(port, "/api/camera.jpg")[0] == 200:
+                return table, port
+        except OSError:
+            time.sleep(0.5)
+    table.kill()
+    raise SystemExit("the table's panel never answered")
+
+
+def ask(port: int, path: str, source: str = "127.0.0.1", timeout: float = 30.0) -> tuple[int, float]:
+    """GET `path` on a new connection: its status and how long it took (s)."""
+    asked = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        conn.request("GET", path)
+        reply = conn.getresponse()
+        reply.read()
+        return reply.status, time.monotonic() - asked
+    finally:
+        conn.close()
+
+
+def phone(port: int, seconds: float) -> tuple[list[float], int]:
+    """A phone asking /api/state every 0.2 s for `seconds`: the latencies, and how many failed."""
+    took, failed = [], 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            status, seconds_taken = ask(port, "/api/state")
+            took.append(seconds_taken)
+            failed += status != 200
+        except OSError:
+            failed += 1
+        time.sleep(0.2)
+    return took, failed
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else (values or [0.0])[0]
+
+
+def trickle(port: int, count: int, addresses: list[str], every_s: float, stop: threading.Event) -> list[int]:
+    """Keep `count` sockets sending a byte of `HEAD` every `every_s`; returns [sockets reopened]."""
+    socks: list[socket.socket | None] = [None] * count
+    sent, reopened = [0] * count, [0]
+
+    def opened(i: int) -> socket.socket | None:
+        s = socket.socket()
+        s.settimeout(2.0)
+        try:
+            s.bind((addresses[i % len(addresses)], 0))
+            s.connect(("127.0.0.1", port))
+        except OSError:
+            s.close()
+            return None
+        s.setblocking(False)
+        sent[i] = 0
+        return s
+
+    def run() -> None:
+        while not stop.is_set():
+            for i in range(count):
+                s = socks[i]
+                if s is not None:
+                    try:
+                        s.recv(1)                        # b"" (closed) or an answer: either way gone
+                    except BlockingIOError:              # open and silent: trickle on
+                        try:
+                            s.send(HEAD[sent[i]:sent[i] + 1])
+                            sent[i] += 1
+                            continue
+                        except OSError:
+                            pass
+                    except OSError:
+                        pass
+                    s.close()
+                    reopened[0] += 1
+                socks[i] = opened(i)
+            stop.wait(every_s)
+        for s in socks:
+            if s is not None:
+                s.close()
+
+    threading.Thread(target=run, daemon=True).start()
+    return reopened
+
+
+def slowloris(port: int, seconds: float, address_counts: list[int]) -> int:
+    base, base_failed = phone(port, min(seconds, 20.0))
+    print(f"/api/state with no attack: p95 {p95(base) * 1000:.0f} ms ({len(base)} requests, "
+          f"{base_failed} failed)")
+    failures = base_failed
+    for count in address_counts:
+        stop = threading.Event()
+        addresses = [f"127.{40 + i // 250}.1.{1 + i % 250}" for i in range(count)]
+        reopened = trickle(port, 505, addresses, 4.0, stop)
+        time.sleep(8.0)                                  # every socket is open and has trickled
+        took, failed = phone(port, seconds)
+        stop.set()
+        failures += failed
+        print(f"/api/state under 505 trickling sockets from {count} address(es): p95 "
+              f"{p95(took) * 1000:.0f} ms (x{p95(took) / p95(base):.1f} the baseline), max "
+              f"{max(took) * 1000:.0f} ms, {len(took)} requests, {failed} failed; the table let go of "
+              f"{reopened[0]} attacking sockets")
+        time.sleep(5.0)
+    return 1 if failures else 0
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def unread(port: int, pid: int, seconds: float, clients: int, max_growth_mb: float) -> int:
+    stop = threading.Event()
+
+    def changes() -> None:
+        ids = ["rifles-1", "raiders-1", "gunner-1", "sniper-1"]
+        n = 0
+        while not stop.is_set():
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=("127.0.50.1", 0))
+            conn.request("POST", "/api/select", body=json.dumps({"id": ids[n % len(ids)]}),
+                         headers={"X-Table-PIN": PIN, "Content-Type": "application/json"})
+            conn.getresponse().read()
+            conn.close()
+            n += 1
+            stop.wait(0.3)
+
+    threading.Thread(target=changes, daemon=True).start()
+    time.sleep(10.0)
+    baseline = rss_mb(pid)
+    sleepers = []
+    for i in range(clients):                             # whole state events: the most a client can be sent
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.bind((f"127.0.51.{1 + i}", 0))
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        sleepers.append(s)
+    print(f"{clients} SSE clients that never read, the table changing every 0.3 s; RSS before them "
+          f"{baseline:.1f} MB")
+    start, peak = time.monotonic(), baseline
+    print(f"{'t (s)':>6} {'RSS (MB)':>9} {'growth':>7}")
+    while time.monotonic() - start < seconds:
+        time.sleep(min(30.0, seconds - (time.monotonic() - start)))
+        rss = rss_mb(pid)
+        peak = max(peak, rss)
+        print(f"{time.monotonic() - start:6.0f} {rss:9.1f} {rss - baseline:+7.1f}", flush=True)
+    status, _ = ask(port, "/api/state", source="127.0.52.1")
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.52.2", 0))
+    conn.request("GET", "/api/events")
+    stream_status = conn.getresponse().status
+    conn.close()
+    stop.set()
+    for s in sleepers:
+        s.close()
+    print(f"after {seconds:.0f} s: RSS {rss:.1f} MB ({rss - baseline:+.1f} MB), peak {peak:.1f} MB; "
+          f"a new phone: /api/state {status}, /api/events {stream_status}")
+    return 0 if rss - baseline <= max_growth_mb and status == stream_status == 200 else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("attack", choices=["slowloris", "unread"])
+    parser.add_argument("--seconds", type=float, help="each attack's length (slowloris 60, unread 300)")
+    parser.add_argument("--addresses", type=int, nargs="+", default=[1, 505])
+    parser.add_argument("--clients", type=int, default=40)
+    parser.add_argument("--max-growth-mb", type=float, default=30.0)
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, 4096), hard), hard))
+    print(f"load before: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory(prefix="smarttable-slow-") as folder:
+        table, port = start_table(Path(folder))
+        try:
+            if args.attack == "slowloris":
+                code = slowloris(port, args.seconds or 60.0, args.addresses)
+            else:
+                code = unread(port, table.pid, args.seconds or 300.0, args.clients, args.max_growth_mb)
+        finally:
+            table.terminate()
+            try:
+                table.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                table.kill()
+    print(f"load after: {os.getloadavg()[0]:.2f} (1 min)")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
