@@ -107,6 +107,44 @@ def _area(value: Any) -> str | None:
     return None if ok else f"expected [x0, y0, x1, y1] in board inches, x0 < x1 and y0 < y1, got {value!r}"
 
 
+def id_ranges(text: str) -> tuple[int, ...]:
+    """Marker ids written as ranges and single ids, "10-49,60": sorted, each once (ValueError names the
+    part that is not one)."""
+    out: set[int] = set()
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"{part.strip()!r} is not an id or a range of ids (e.g. 10-49,60)")
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise ValueError(f"{part.strip()!r}: the range runs backwards")
+        out.update(range(low, high + 1))
+    return tuple(sorted(out))
+
+
+def _stickers(value: Mapping[str, Any]) -> str | None:
+    """Base size in mm (a number, 20-200) -> the ids printed at that size; no id at two sizes."""
+    seen: dict[int, str] = {}
+    for size, ids in value.items():
+        try:
+            base = float(size)
+        except ValueError:
+            base = -1.0
+        if not 20 <= base <= 200:
+            return f"{size!r}: a base's size in millimetres, 20-200 (e.g. \"25\" = \"10-49\")"
+        if not isinstance(ids, str):
+            return f"{size}: expected the ids as a string of ranges (e.g. \"10-49,60\"), got {ids!r}"
+        try:
+            listed = id_ranges(ids)
+        except ValueError as exc:
+            return f"{size}: {exc}"
+        for i in listed:
+            if i in seen:
+                return f"id {i} is given to both {seen[i]} and {size} mm bases"
+            seen[i] = size
+    return None
+
+
 NUMBER = (int, float)
 
 
@@ -161,6 +199,7 @@ class Markers(Section):
     corners: Mapping[str, tuple[float, float]] = setting(
         dict, {"0": [1.5, 1.5], "1": [46.5, 1.5], "2": [46.5, 46.5], "3": [1.5, 46.5]})
     edges: Mapping[str, tuple[float, float]] = setting(dict, {})
+    stickers: Mapping[str, str] = setting(dict, {}, _stickers)  # base mm -> ids of ring stickers
 
     def __post_init__(self) -> None:   # marker id -> centre: checked by table.config, kept as float pairs
         object.__setattr__(self, "corners", _points(self.corners))

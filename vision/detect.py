@@ -38,11 +38,13 @@ def get_dictionary(name: str) -> cv2.aruco.Dictionary:
 
 @dataclass(frozen=True)
 class Detection:
-    """One detected marker in image pixels."""
+    """One detected marker in image pixels; a ring sticker (`base_mm` > 0, vision/sticker.py) gives the
+    corners of its square tile (its top edge the facing)."""
 
     id: int
     corners: np.ndarray  # (4, 2) float32, the marker's own order
     centre: tuple[float, float]
+    base_mm: float = 0.0  # a ring sticker for a base of this size; 0: a printed square marker
 
     @property
     def side_px(self) -> float:
@@ -51,8 +53,9 @@ class Detection:
         return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)))
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "corners": [[round(float(x), 3), round(float(y), 3)] for x, y in self.corners],
-                "centre": [round(self.centre[0], 3), round(self.centre[1], 3)]}
+        out = {"id": self.id, "corners": [[round(float(x), 3), round(float(y), 3)] for x, y in self.corners],
+               "centre": [round(self.centre[0], 3), round(self.centre[1], 3)]}
+        return {**out, "sticker": "ring", "base_mm": self.base_mm} if self.base_mm else out
 
 
 def diagonal_centre(corners: np.ndarray) -> tuple[float, float]:

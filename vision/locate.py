@@ -12,10 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from table.config import Config
+from table.config_schema import id_ranges
 from table.errors import ConfigError
+from vision import ringcode, sticker_read
 from vision.calibrate import BoardMarkers, Calibration, board_corners_of, calibrate
 from vision.cameras import camera_model
 from vision.detect import (
@@ -26,6 +29,7 @@ from vision.detect import (
     guess_px_per_inch,
 )
 from vision.lens import Intrinsics, load_intrinsics
+from vision.sticker import TYPICAL_BASE_HEIGHT_MM, Sticker
 from vision.uncertainty import LensPrior, focal_guess, marker_sigmas
 
 SIZE_TOLERANCE = 0.2  # a detection whose side on the board is off by more than this fraction is false
@@ -50,6 +54,7 @@ class VisionSetup:
     intrinsics: Intrinsics | None = None
     height_sigma_mm: float = 1.0  # how sure the model markers' heights are (1 sd): parallax in `sigma`
     camera_model: str = ""  # `[camera] model`: its focal length sizes the lens prior when uncalibrated
+    stickers: Mapping[int, float] = field(default_factory=dict)  # ring sticker id -> its base (mm)
 
     @classmethod
     def from_config(cls, config: Config,
@@ -65,7 +70,8 @@ class VisionSetup:
         return cls(m.dictionary, (float(config.board.width), float(config.board.height)),
                    {**corners, **edges}, tuple(sorted(corners)), float(m.corner_size_mm),
                    float(m.model_size_mm), float(m.model_height_mm), dict(heights_mm or {}), intrinsics,
-                   float(m.model_height_sigma_mm), config.camera.model)
+                   float(m.model_height_sigma_mm), config.camera.model,
+                   stickers_of(m.stickers, {**corners, **edges}, int(m.pointer_id)))
 
     @property
     def board_markers(self) -> BoardMarkers:
@@ -81,8 +87,21 @@ class VisionSetup:
         corners = np.vstack([board_corners_of(self.calibration_points[i], side_in) for i in calibration.used])
         return LensPrior(focal_guess(size, model_f, calibration), size, corners)
 
+    @property
+    def sticker_height_mm(self) -> float:
+        """Where ring stickers lie: `model_height_mm`, or (0, not given) a typical base's top."""
+        return self.model_height_mm or TYPICAL_BASE_HEIGHT_MM
+
+    @property
+    def sticker_sizes(self) -> tuple[Sticker, ...]:
+        return tuple(Sticker(b) for b in sorted(set(self.stickers.values())))
+
     def height_in(self, marker_id: int) -> float:
-        return self.heights_mm.get(marker_id, self.model_height_mm) / MM_PER_INCH
+        if marker_id in self.heights_mm:
+            return self.heights_mm[marker_id] / MM_PER_INCH
+        if marker_id in self.stickers:
+            return self.sticker_height_mm / MM_PER_INCH
+        return self.model_height_mm / MM_PER_INCH
 
     def detector_settings(self, image_shape: tuple[int, ...],
                           px_per_inch: float | None = None) -> DetectorSettings:
@@ -100,6 +119,21 @@ class VisionSetup:
             raise ConfigError(f"lens intrinsics are for {self.intrinsics.size[0]}x{self.intrinsics.size[1]}, "
                               f"the frame is {size[0]}x{size[1]} (another aspect ratio)")
         return self.intrinsics.scaled(size)
+
+
+def stickers_of(table: Mapping[str, str], calibration_ids: Mapping[int, Any], pointer_id: int
+                ) -> dict[int, float]:
+    """`[markers] stickers` (base mm -> ids) as id -> base mm; ids the ring code has, none a
+    calibration marker's or the pointer's."""
+    out: dict[int, float] = {}
+    for size, ids in table.items():
+        for i in id_ranges(ids):
+            if i >= ringcode.ids() or i in calibration_ids or i == pointer_id:
+                why = (f"ring stickers have ids 0-{ringcode.ids() - 1}" if i >= ringcode.ids() else
+                       "it is a calibration marker's" if i in calibration_ids else "it is the pointer's")
+                raise ConfigError(f"markers.stickers.{size}: id {i}: {why}")
+            out[i] = float(size)
+    return out
 
 
 @dataclass(frozen=True)
@@ -208,7 +242,6 @@ def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibrati
     """Model markers in board inches; wrong-size detections are dropped, off-board ones warned about."""
     warnings: list[str] = []
     placed: list[Located] = []
-    expected = setup.model_size_mm / MM_PER_INCH
     w, h = setup.board
     models = [d for d in detections if d.id not in setup.calibration_points]
     heights = [setup.height_in(d.id) for d in models]
@@ -216,6 +249,7 @@ def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibrati
     sigmas = marker_sigmas(calibration, models, heights, setup.height_sigma_mm / MM_PER_INCH,
                            setup.lens_prior(calibration, image_shape))
     for d, (x, y, heading, side), sd in zip(models, boards, sigmas, strict=True):
+        expected = (Sticker(d.base_mm).diameter_mm if d.base_mm else setup.model_size_mm) / MM_PER_INCH
         if abs(side / expected - 1) > SIZE_TOLERANCE:
             warnings.append(f"ignored marker {d.id}: {side:.2f}\" across, a model marker is {expected:.2f}\"")
             continue
@@ -267,7 +301,32 @@ def detect_all(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
         detections += more
         if any(d.id in setup.calibration_points for d in more):
             calibration = calibrate_frame(detections, setup, image.shape) or calibration
+    if setup.stickers and calibration is not None:
+        detections += find_stickers(image, setup, calibration)
     return detections, calibration
+
+
+def find_stickers(image: np.ndarray, setup: VisionSetup, calibration: Calibration,
+                  boxes: Sequence[tuple[int, int, int, int]] | None = None) -> list[Detection]:
+    """The ring stickers the config assigns, in the frame (or in `boxes`): read at the stickers'
+    height, again at a model's own height where the roster gives it another; an id read at a size
+    the config does not give it is not that sticker."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    height = setup.sticker_height_mm / MM_PER_INCH
+    out = []
+    for read in sticker_read.read_stickers(grey, calibration, setup.sticker_sizes, height, boxes,
+                                           setup.stickers):
+        own = setup.height_in(read.id)
+        if abs(own - height) * MM_PER_INCH > 0.5:
+            view = sticker_read.BoardView(calibration, own)
+            moved = view.to_board(sticker_read.BoardView(calibration, height).to_image(
+                np.array([[read.x, read.y]])))[0]
+            again = sticker_read.read_one(grey, view, Sticker(read.base_mm), moved)
+            if again is None or again.id != read.id:
+                continue
+            read = again
+        out.append(sticker_read.detection_of(read, calibration))
+    return out
 
 
 def sharpened_pass(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,

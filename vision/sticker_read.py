@@ -1,0 +1,370 @@
+"""Reading ring stickers (vision/sticker.py) in a calibrated frame: the base's centre and the model's facing
+from whatever part of the sticker the model standing on it leaves visible.
+
+1. Candidates: every strong edge in the frame votes for a centre one locator-ring radius away along its
+   gradient (the ring's inner edge turns dark going out, its outer edge light), for each base size;
+   peaks of the votes are candidates. A ring half hidden still gathers half its votes.
+2. The ring: the sticker is sampled in board millimetres at its height (parallax, the homography and
+   the lens undone), along rays from the candidate; on each ray where the ring shows, its two edges are
+   found to a fraction of a pixel; a circle of the ring's known radii is fitted to them (outliers, the
+   model's own edges, dropped), twice.
+3. The code: the two bands are sampled round the fitted centre; the cells' edges give the code's phase,
+   each cell is read as black or white in each band with a confidence (a cell under the model is
+   neither, or not evenly), and the code decodes the visible cells with a margin over any other id or
+   turn, or the candidate is refused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import ringcode
+from vision.calibrate import Calibration
+from vision.detect import Detection
+from vision.sticker import BANDS, GAP, RING, Sticker
+
+MM_PER_INCH = 25.4
+GRADIENT_MIN = 40.0  # Sobel (3x3) magnitude of an edge worth a vote
+VOTE_SHARE = 0.12  # a candidate gathers at least this share of a whole ring's votes
+BIN = 2  # pixels: the votes' bins
+RAYS = 360
+CODE_SAMPLES = 720  # angles round the code bands
+FIRST_LOOK = 0.35  # share of rays where the ring shows for a full look (true stickers under models: 0.58+)
+MIN_EDGES = 60  # ring edges (of 2 x RAYS) needed for a fit
+FIT_TOLERANCE = 0.08  # share of the ring's width: an edge farther off the fitted circle is an outlier
+MIN_VISIBLE = 10.0  # cells' worth of confidence needed to decode
+MAX_MISMATCH = 0.15  # share of the visible cells the best codeword may disagree with
+MIN_MARGIN = 4.0  # the runner-up codeword disagrees with this many more cells
+
+
+@dataclass(frozen=True)
+class StickerRead:
+    """A sticker found: `id`, its base, the centre in board inches (the sticker's own height), the
+    heading (the contract's), and how sure: the visible cells' weight, mismatch and margin."""
+
+    id: int
+    base_mm: float
+    x: float
+    y: float
+    heading: float
+    visible: float
+    mismatch: float
+    margin: float
+    height_in: float
+
+
+class BoardView:
+    """Board inches at a height above the board <-> image pixels, through a calibration."""
+
+    def __init__(self, calibration: Calibration, height_in: float):
+        self.calibration = calibration
+        self.height_in = height_in
+
+    def to_image(self, board: np.ndarray) -> np.ndarray:
+        cal = self.calibration
+        pts = np.asarray(board, np.float64).reshape(-1, 2)
+        if self.height_in and cal.camera_position is not None:
+            fx, fy, hc = cal.camera_position
+            foot = np.array([fx, fy])
+            pts = foot + (pts - foot) * (hc / (hc - self.height_in))
+        und = cal.to_image(pts)
+        if cal.intrinsics is None or not np.any(cal.intrinsics.dist):
+            return und
+        return distort(und, cal.intrinsics.K, cal.intrinsics.dist)
+
+    def to_board(self, pixels: np.ndarray) -> np.ndarray:
+        cal = self.calibration
+        return cal.to_board(cal.undistort(pixels), self.height_in)
+
+    def px_per_mm(self) -> float:
+        cal = self.calibration
+        scale = 1.0
+        if self.height_in and cal.camera_position is not None:
+            scale = cal.camera_position[2] / (cal.camera_position[2] - self.height_in)
+        return cal.px_per_inch / MM_PER_INCH * scale
+
+
+def distort(pixels: np.ndarray, K: np.ndarray, dist: np.ndarray) -> np.ndarray:
+    """Ideal pinhole pixels -> the lens's (OpenCV's model); the usual five coefficients worked here,
+    more through cv2.projectPoints."""
+    norm = (pixels - K[:2, 2]) / np.array([K[0, 0], K[1, 1]])
+    d = np.ravel(dist)
+    if len(d) > 5:
+        rays = np.column_stack([norm, np.ones(len(norm))]).reshape(-1, 1, 3)
+        px, _ = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), K, d)
+        return px.reshape(-1, 2)
+    k1, k2, p1, p2, k3 = np.concatenate([d, np.zeros(5 - len(d))])
+    x, y = norm[:, 0], norm[:, 1]
+    r2 = x * x + y * y
+    radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3))
+    xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x)
+    yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y
+    return np.column_stack([xd * K[0, 0] + K[0, 2], yd * K[1, 1] + K[1, 2]])
+
+
+@dataclass(frozen=True)
+class Edges:
+    """The strong edges of a part of the frame: positions (full-frame pixels) and unit gradients."""
+
+    x: np.ndarray
+    y: np.ndarray
+    ux: np.ndarray
+    uy: np.ndarray
+    box: tuple[int, int, int, int]
+
+    @classmethod
+    def of(cls, grey: np.ndarray, box: tuple[int, int, int, int] | None = None) -> Edges:
+        x0, y0, w, h = box if box is not None else (0, 0, grey.shape[1], grey.shape[0])
+        part = grey[y0:y0 + h, x0:x0 + w]
+        gx = cv2.Sobel(part, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(part, cv2.CV_32F, 0, 1, ksize=3)
+        mag = cv2.magnitude(gx, gy)
+        ys, xs = np.nonzero(mag > GRADIENT_MIN)
+        m = mag[ys, xs]
+        return cls(xs + x0, ys + y0, gx[ys, xs] / m, gy[ys, xs] / m, (x0, y0, w, h))
+
+
+def find_candidates(edges: Edges, view: BoardView, sticker: Sticker) -> list[tuple[float, float]]:
+    """Image points where a locator ring of this sticker may be centred: peaks of the edges' votes
+    (counted in bins of BIN pixels), strongest first, none within a ring's radius of a stronger one."""
+    x0, y0, w, h = edges.box
+    scale = view.px_per_mm()
+    r_in, r_out = RING[0] * sticker.radius_mm * scale, RING[1] * sticker.radius_mm * scale
+    # inner edge: light inside, so the gradient points at the centre; outer edge: away from it
+    cx = (np.concatenate([edges.x + r_in * edges.ux, edges.x - r_out * edges.ux]) - x0) / BIN
+    cy = (np.concatenate([edges.y + r_in * edges.uy, edges.y - r_out * edges.uy]) - y0) / BIN
+    bw, bh = w // BIN + 1, h // BIN + 1
+    keep = (cx >= 0) & (cx < bw) & (cy >= 0) & (cy < bh)
+    votes = np.bincount(cy[keep].astype(int) * bw + cx[keep].astype(int), minlength=bw * bh)
+    grid = cv2.boxFilter(votes.reshape(bh, bw).astype(np.float32), -1, (2, 2), normalize=False,
+                         anchor=(0, 0))
+    whole = 2 * math.pi * (r_in + r_out) * 2.0  # about two pixels a ray above the threshold, each edge
+    peaks = (grid >= VOTE_SHARE * whole) & (grid >= cv2.dilate(grid, np.ones((3, 3), np.uint8)))
+    py, px = np.nonzero(peaks)
+    order = np.argsort(-grid[py, px])
+    points = np.column_stack([(px[order] + 1) * BIN + x0, (py[order] + 1) * BIN + y0]).astype(np.float64)
+    out: list[np.ndarray] = []
+    for p in points:
+        if not out or np.min(np.linalg.norm(np.array(out) - p, axis=1)) > r_in:
+            out.append(p)
+    return [(float(p[0]), float(p[1])) for p in out]
+
+
+def _sample(grey: np.ndarray, view: BoardView, centre: np.ndarray, radii_mm: np.ndarray,
+            angles: np.ndarray) -> np.ndarray:
+    """Grey levels at (radius, angle) round a board centre (inches): (len(radii), len(angles))."""
+    r = radii_mm[:, None] / MM_PER_INCH
+    pts = np.stack([centre[0] + r * np.cos(angles)[None, :], centre[1] + r * np.sin(angles)[None, :]], -1)
+    px = view.to_image(pts.reshape(-1, 2)).astype(np.float32)
+    values = cv2.remap(grey, px[:, 0].reshape(-1, 1), px[:, 1].reshape(-1, 1), cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)
+    return values.reshape(len(radii_mm), len(angles)).astype(np.float32)
+
+
+def _crossings(profile: np.ndarray, radii: np.ndarray, window: tuple[float, float], level: np.ndarray
+               ) -> np.ndarray:
+    """Per ray, the radius within `window` where the profile crosses `level` (that ray's half-way grey
+    between the ring and the white beside it), interpolated between samples; NaN where it does not."""
+    sel = (radii >= window[0]) & (radii <= window[1])
+    p, r = profile[sel], radii[sel]
+    above = p > level[None, :]
+    flips = above[1:] != above[:-1]
+    k = np.argmax(flips, axis=0)
+    rays = np.arange(p.shape[1])
+    a, b = p[k, rays], p[k + 1, rays]
+    t = np.clip((level - a) / np.where(b == a, 1, b - a), 0, 1)
+    out = r[k] + t * (r[k + 1] - r[k])
+    return np.where(flips.any(axis=0), out, np.nan)
+
+
+@dataclass(frozen=True)
+class RingFit:
+    """The locator ring: its centre (board inches), its contrast (grey levels), the edges that fit,
+    and on which of the RAYS rays (from angle 0, clockwise) an edge of it shows where it should."""
+
+    centre: np.ndarray
+    contrast: float
+    edges: int
+    seen: np.ndarray
+
+
+def looks_like_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> bool:
+    """A cheap first look: on enough of 64 rays the ring is darker than the white gap outside it."""
+    rho = sticker.radius_mm
+    angles = np.linspace(0, 2 * math.pi, 64, endpoint=False)
+    v = _sample(grey, view, centre, np.array([(RING[0] + RING[1]) / 2, (RING[1] + GAP) / 2]) * rho, angles)
+    return float(np.mean(v[1] - v[0] > 30)) >= FIRST_LOOK
+
+
+def fit_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> RingFit | None:
+    """The locator ring near `centre` (board inches), or None."""
+    if not looks_like_ring(grey, view, sticker, centre):
+        return None
+    rho = sticker.radius_mm
+    r1, r2 = RING[0] * rho, RING[1] * rho
+    width = r2 - r1
+    angles = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
+    cos, sin = np.cos(angles), np.sin(angles)
+    radii = np.arange(r1 - 0.9 * width, r2 + 0.9 * width, 0.06 * width)
+    for _ in range(3):
+        prof = _sample(grey, view, centre, radii, angles)
+        dark = prof[np.argmin(np.abs(radii - (r1 + r2) / 2))]
+        inside = prof[np.argmin(np.abs(radii - (r1 - 0.5 * width)))]
+        outside = prof[np.argmin(np.abs(radii - (r2 + 0.5 * width)))]
+        contrast = float(np.percentile(np.concatenate([inside - dark, outside - dark]), 75))
+        if contrast < 30:
+            return None
+        e1 = _crossings(prof, radii, (r1 - 0.45 * width, r1 + 0.45 * width), (inside + dark) / 2)
+        e2 = _crossings(prof, radii, (r2 - 0.45 * width, r2 + 0.45 * width), (outside + dark) / 2)
+        ok1 = (inside - dark > 0.5 * contrast) & np.isfinite(e1)
+        ok2 = (outside - dark > 0.5 * contrast) & np.isfinite(e2)
+        if ok1.sum() + ok2.sum() < MIN_EDGES:
+            return None
+        # r_edge = r_k + dx cos + dy sin: least squares, twice without the outliers
+        rows = np.concatenate([np.column_stack([cos, sin])[ok1], np.column_stack([cos, sin])[ok2]])
+        target = np.concatenate([e1[ok1] - r1, e2[ok2] - r2])
+        keep = np.ones(len(target), bool)
+        for _ in range(3):
+            if keep.sum() < MIN_EDGES:
+                return None
+            sol, *_ = np.linalg.lstsq(rows[keep], target[keep], rcond=None)
+            resid = np.abs(rows @ sol - target)
+            keep = resid < max(FIT_TOLERANCE * width, 2.5 * float(np.median(resid[keep])))
+        spread = np.linalg.eigvalsh(rows[keep].T @ rows[keep] / keep.sum())
+        if spread[0] < 0.08:  # edges only on one side: the centre is not pinned across
+            return None
+        centre = centre + sol / MM_PER_INCH
+        if np.hypot(*sol) < 0.02:
+            break
+    seen = np.zeros(RAYS, bool)
+    n1 = int(ok1.sum())
+    seen[np.nonzero(ok1)[0][keep[:n1]]] = True
+    seen[np.nonzero(ok2)[0][keep[n1:]]] = True
+    return RingFit(centre, contrast, int(keep.sum()), seen)
+
+
+def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
+              ) -> tuple[int, float, float, float, float] | None:
+    """(id, heading, visible weight, mismatch, margin) of the code round a fitted ring, or None. Where
+    the ring is hidden the code beside it is taken as hidden too (a model leaning out across the
+    sticker, an arm)."""
+    rho = sticker.radius_mm
+    centre = ring.centre
+    angles = np.linspace(0, 2 * math.pi, CODE_SAMPLES, endpoint=False)
+    levels = _sample(grey, view, centre, np.array([0.56, GAP - 0.03]) * rho, angles)
+    black = float(np.percentile(levels[0], 25))
+    white = float(np.percentile(levels[1], 75))
+    if white - black < 30:
+        return None
+    bands = []
+    for lo, hi in BANDS:
+        radii = np.linspace(lo + 0.2 * (hi - lo), hi - 0.2 * (hi - lo), 3) * rho
+        bands.append((_sample(grey, view, centre, radii, angles) - black) / (white - black))
+    delta = 2 * math.pi / ringcode.CELLS
+    ring_seen = ring.seen[(np.arange(CODE_SAMPLES) * RAYS) // CODE_SAMPLES].astype(np.float64)
+    weight_at = ring_seen
+    phase = 0.0
+    for _ in range(2):
+        # the cells' edges: where the bands change along the ring, at multiples of a cell from the phase
+        change = sum(np.abs(np.roll(b.mean(axis=0), -1) - np.roll(b.mean(axis=0), 1)) for b in bands)
+        z = np.sum(change * weight_at * np.exp(1j * ringcode.CELLS * angles))
+        phase = (math.atan2(z.imag, z.real) / ringcode.CELLS) % delta
+        symbols, weights, weight_at = _cells(bands, angles, phase, delta, ring_seen)
+    got = ringcode.decode(symbols, weights)
+    if got is None:
+        return None
+    marker_id, turn, mismatch, runner_up = got
+    visible = float(weights.sum())
+    refused = mismatch > max(2.0, MAX_MISMATCH * visible) or runner_up - mismatch < MIN_MARGIN
+    if visible < MIN_VISIBLE or refused:
+        return None
+    facing = phase + (turn + 0.5) * delta
+    heading = math.degrees(math.atan2(math.sin(facing), math.cos(facing)))
+    return marker_id, heading, visible, mismatch, runner_up - mismatch
+
+
+def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: float, ring_seen: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(symbols, weights, weight at each sample) of the 31 cells from the phase: each band's cell is
+    its middle half's mean level (0 black, 1 white); a cell is sure when both bands are clearly black
+    or white there, even across the cell, and the ring beside it shows."""
+    n = ringcode.CELLS
+    position = (angles - phase) / delta
+    cell = np.floor(position).astype(int) % n
+    middle = np.abs(position - np.floor(position) - 0.5) < 0.25
+    symbols = np.zeros(n, np.uint8)
+    sure = np.ones(n)
+    for bit, band in zip((2, 1), bands, strict=True):
+        labels = np.broadcast_to(cell[middle], band[:, middle].shape).ravel()
+        values = band[:, middle].ravel()
+        count = np.maximum(np.bincount(labels, minlength=n), 1)
+        level = np.bincount(labels, values, minlength=n) / count
+        spread = np.sqrt(np.maximum(np.bincount(labels, values**2, minlength=n) / count - level**2, 0))
+        symbols |= np.where(level < 0.5, bit, 0).astype(np.uint8)
+        clear = np.clip((np.abs(level - 0.5) - 0.2) / 0.2, 0, 1)
+        even = np.clip((0.45 - spread) / 0.25, 0, 1)
+        sure = np.minimum(sure, np.minimum(clear, even))
+    beside = np.bincount(cell, ring_seen, minlength=n) / np.maximum(np.bincount(cell, minlength=n), 1)
+    weights = sure * np.clip((beside - 0.3) / 0.5, 0, 1)
+    return symbols, weights, weights[cell]
+
+
+def read_stickers(grey: np.ndarray, calibration: Calibration, stickers: Sequence[Sticker], height_in: float,
+                  boxes: Sequence[tuple[int, int, int, int]] | None = None,
+                  assigned: Mapping[int, float] | None = None) -> list[StickerRead]:
+    """Every sticker of these sizes in the frame (or in `boxes`, image x, y, w, h), one a place (the
+    surest where two reads overlap); with `assigned` (id -> base mm) only ids read at their size."""
+    view = BoardView(calibration, height_in)
+    found: list[StickerRead] = []
+    for box in boxes if boxes is not None else [None]:
+        edges = Edges.of(grey, box)
+        for sticker in stickers:
+            for px in find_candidates(edges, view, sticker):
+                centre = view.to_board(np.array([px]))[0]
+                got = read_one(grey, view, sticker, centre)
+                if got is not None and (assigned is None or assigned.get(got.id) == sticker.base_mm):
+                    found.append(got)
+    return _distinct(found)
+
+
+def read_one(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> StickerRead | None:
+    """The sticker at about `centre` (board inches), or None."""
+    ring = fit_ring(grey, view, sticker, centre)
+    if ring is None:
+        return None
+    fitted = ring.centre
+    code = read_code(grey, view, sticker, ring)
+    if code is None:
+        return None
+    marker_id, heading, visible, mismatch, margin = code
+    return StickerRead(marker_id, sticker.base_mm, float(fitted[0]), float(fitted[1]), heading, visible,
+                       mismatch, margin, view.height_in)
+
+
+def _distinct(found: list[StickerRead]) -> list[StickerRead]:
+    """One read per place (a candidate found twice, or by two sizes' searches): the surest."""
+    out: list[StickerRead] = []
+    for r in sorted(found, key=lambda r: (-r.margin, r.mismatch)):
+        if all(math.dist((r.x, r.y), (o.x, o.y)) * MM_PER_INCH > 0.5 * RING[0] * r.base_mm for o in out):
+            out.append(r)
+    return out
+
+
+def detection_of(read: StickerRead, calibration: Calibration) -> Detection:
+    """A sticker read as a Detection: the image corners of its square tile (top-left, top-right,
+    bottom-right, bottom-left; the top edge the facing), lying at the sticker's height."""
+    half = Sticker(read.base_mm).diameter_mm / 2 / MM_PER_INCH
+    h = math.radians(read.heading)
+    forward, right = np.array([math.cos(h), math.sin(h)]), np.array([-math.sin(h), math.cos(h)])
+    centre = np.array([read.x, read.y])
+    board = np.array([centre + half * (forward - right), centre + half * (forward + right),
+                      centre + half * (right - forward), centre - half * (forward + right)])
+    view = BoardView(calibration, read.height_in)
+    corners = view.to_image(board).astype(np.float32)
+    middle = view.to_image(centre[None, :])[0]
+    return Detection(read.id, corners, (float(middle[0]), float(middle[1])), read.base_mm)
