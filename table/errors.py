@@ -17,6 +17,15 @@ class QueryError(TableError, ValueError):
     """A question the rule system cannot answer as asked (unknown id, bad argument)."""
 
 
+class ParamError(QueryError):
+    """A command's parameter out of its limits, whichever way the command came (the panel, a button, the
+    club's broker): `field` names it (the panel's 400 names the same), `problem` says what is wrong."""
+
+    def __init__(self, command: str, field: str, problem: str):
+        super().__init__(f"{command}: {field}: {problem}")
+        self.field, self.problem = field, problem
+
+
 class CalibrationError(TableError, ValueError):
     """The board cannot be located in a frame."""
 

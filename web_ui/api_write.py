@@ -9,8 +9,9 @@ from flask import Blueprint, Response, jsonify
 from flask.blueprints import BlueprintSetupState
 
 from table import registry
-from table.errors import QueryError, SceneError, StorageError, TableError
+from table.errors import ParamError, QueryError, SceneError, StorageError, TableError
 from table.frozen import thaw
+from table.live import command_limits as limits
 from table.rules import all_rulesets, get_ruleset
 from table.scene import parse_scene
 from web_ui import storage
@@ -22,8 +23,6 @@ from web_ui.rolls import check_roll
 
 bp = Blueprint("api_write", __name__, url_prefix="/api")
 
-MAX_TERRAIN = 200
-MAX_POINTS = 100
 
 
 def run(name: str, field: str = "body", **params: Any) -> Response:
@@ -69,7 +68,7 @@ def ruler() -> Response:
         if end is None or isinstance(end, str):
             ends.append(None if end is None else known_id(end, name))
         elif isinstance(end, list) and len(end) == 2:
-            ends.append([number(v, name, -1000.0, 1000.0) for v in end])
+            ends.append([number(v, name, -limits.REACH, limits.REACH) for v in end])
         else:
             raise ApiError(400, name, "expected a model id or a board point [x, y]")
     if ends[0] is not None and ends[1] is None:
@@ -104,7 +103,7 @@ def hex_of(value: Any, field: str) -> list[int]:
     """A hex as [q, r] (whole numbers within +-1000)."""
     if not isinstance(value, list) or len(value) != 2:
         raise ApiError(400, field, "expected a hex [q, r]")
-    return [integer(v, field, -1000, 1000) for v in value]
+    return [integer(v, field, -limits.REACH, limits.REACH) for v in value]
 
 
 @bp.post("/destination")
@@ -124,8 +123,8 @@ def weapon() -> Response:
     data = body()
     only(data, {"weapon"})
     name = data.get("weapon")
-    if name is not None and not (isinstance(name, str) and 0 < len(name) <= 64):
-        raise ApiError(400, "weapon", "expected a weapon name (1-64 characters) or null")
+    if name is not None and not (isinstance(name, str) and 0 < len(name) <= limits.MAX_NAME):
+        raise ApiError(400, "weapon", f"expected a weapon name (1-{limits.MAX_NAME} characters) or null")
     return run("weapon", "weapon", weapon=name)
 
 
@@ -184,39 +183,20 @@ def set_terrain() -> Response:
     data = body()
     only(data, {"terrain"})
     terrain = data.get("terrain")
-    if not isinstance(terrain, list) or len(terrain) > MAX_TERRAIN:
-        raise ApiError(400, "terrain", f"expected a list of at most {MAX_TERRAIN} terrain pieces")
-    for i, piece in enumerate(terrain):
-        if not isinstance(piece, dict):
-            continue                                   # parse_scene names it
-        only(piece, {"id", "polygon", "height", "traits"}, f"terrain[{i}].")
-        if isinstance(piece.get("polygon"), list) and len(piece["polygon"]) > MAX_POINTS:
-            raise ApiError(400, f"terrain[{i}].polygon", f"at most {MAX_POINTS} points")
-        traits = piece.get("traits", [])
-        for j, trait in enumerate(traits if isinstance(traits, list) else []):
-            if not isinstance(trait, str):
-                raise ApiError(400, f"terrain[{i}].traits[{j}]", "expected a trait name")
     scene = thaw(panel().controller.snapshot().scene)
     scene["terrain"] = terrain
     try:
+        limits.terrain("set_terrain", "terrain", terrain)
         parsed = parse_scene(scene)
+        for i, piece in enumerate(parsed.terrain):
+            limits.on_board("set_terrain", f"terrain[{i}].polygon", piece.polygon, parsed.board.width,
+                            parsed.board.height)
+    except ParamError as exc:
+        raise ApiError(400, exc.field, exc.problem) from None
     except SceneError as exc:
         field, _, message = str(exc).partition(": ")
         raise ApiError(400, field, message or str(exc)) from None
-    for i, piece in enumerate(parsed.terrain):
-        check_on_board(piece.polygon, parsed.board.width, parsed.board.height, f"terrain[{i}].polygon")
     return run("set_terrain", "terrain", terrain=terrain)
-
-
-def check_on_board(polygon: tuple[tuple[float, float], ...], width: float, height: float, field: str) -> None:
-    """A terrain piece lies on the board and has an area (its corners are not all in a line)."""
-    for j, (x, y) in enumerate(polygon):
-        if not (0 <= x <= width and 0 <= y <= height):
-            raise ApiError(400, f"{field}[{j}]", f"({x}, {y}) is off the {width}x{height} inch board")
-    edges = zip(polygon, polygon[1:] + polygon[:1], strict=True)
-    twice_area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in edges)
-    if abs(twice_area) < 1e-6:
-        raise ApiError(400, field, "the corners are all in a line: the piece has no area")
 
 
 @bp.post("/roster/assign")
@@ -228,7 +208,7 @@ def assign_marker() -> Response:
     if not any(m.get("id") == model for m in panel().controller.snapshot().scene.get("models", [])):
         raise ApiError(404, "model", f"no model {model!r} in the scene")
     if data.get("marker") is not None:
-        marker = integer(data["marker"], "marker", 0, 4095)
+        marker = integer(data["marker"], "marker", 0, limits.MAX_MARKER)
     else:
         marker = marker_in_view(panel().controller.snapshot().warnings)
     return run("assign_marker", "marker", model=model, marker=marker)

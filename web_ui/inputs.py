@@ -9,10 +9,9 @@ from typing import Any
 from flask import request
 
 from table import strictjson
+from table.live.command_limits import ARG, IDENT
 from web_ui.errors import ApiError
 
-IDENT = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-ARG = re.compile(r"^[A-Za-z0-9_.:,-]{1,64}$")
 MAX_INT = 2**31 - 1
 
 
@@ -34,14 +33,14 @@ def body() -> dict[str, Any]:
 
 
 def ident(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not IDENT.match(value):
+    if not isinstance(value, str) or not IDENT.fullmatch(value):
         raise ApiError(400, field, "expected an id (1-64 letters, digits, '_', '.', ':' or '-')")
     return value
 
 
 def argument(value: str, field: str) -> str:
     """A rule question's argument: an id, a weapon name or a hex as `q,r`."""
-    if not ARG.match(value):
+    if not ARG.fullmatch(value):
         raise ApiError(400, field, "expected an id, a name or a hex q,r (letters, digits, '_.:,-')")
     return value
 

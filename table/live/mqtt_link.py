@@ -8,7 +8,9 @@
   first one the broker had not acknowledged, so a subscriber that drops any `seq` it has already
   seen gets each event once, in order.
 - `cmd/<name>` -> `reply/<name>`: the controller's commands (the HTTP API's), plus `replay`
-  (`{"after": SEQ}`: the logged events after SEQ, for a hub filling a gap).
+  (`{"after": SEQ}`: the logged events after SEQ, for a hub filling a gap). A payload is refused for
+  its size before it is parsed, read as strict JSON (table/strictjson.py), and its parameters pass the
+  same limits as the panel's and the buttons' (the controller's `command` checks them).
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from table import strictjson
 from table.broker import Broker, Topics, check_prefix, check_table_id, parse_url
 from table.config import Config
 from table.errors import ConfigError, QueryError, TableError
+from table.live.command_limits import MAX_PAYLOAD
 from table.live.commits import CommitFeed
 from table.snapshot import Controller
 
@@ -37,6 +41,7 @@ log = logging.getLogger(__name__)
 
 REPLAY_LIMIT = 1000          # events in one `replay` answer at most
 EVENT_BATCH = 200            # events read from the log at a time
+MAX_REQUEST_ID = 128         # characters of a command's request_id (echoed in its reply)
 
 
 @dataclass(frozen=True)
@@ -268,13 +273,7 @@ class MqttLink:
     def _answer(self, name: str, payload: bytes) -> None:
         request_id = None
         try:
-            try:
-                params = json.loads(payload) if payload.strip() else {}
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise QueryError(f"cmd/{name}: payload: not JSON ({exc})") from None
-            if not isinstance(params, dict):
-                raise QueryError(f"cmd/{name}: payload: expected a JSON object of parameters")
-            request_id = params.pop("request_id", None)
+            params, request_id = read_command(name, payload)
             result = self._replay(**params) if name == "replay" else self.controller.command(name, **params)
             reply: dict[str, Any] = {"ok": True, "command": name, "result": result,
                                      "seq": self.controller.snapshot().seq}
@@ -298,3 +297,23 @@ class MqttLink:
         limit = min(max(limit, 1), REPLAY_LIMIT)
         events = self.gamelog.since(after, limit + 1)
         return {"events": events[:limit], "more": len(events) > limit}
+
+
+def read_command(name: str, payload: bytes) -> tuple[dict[str, Any], str | None]:
+    """A command's parameters and its request_id from its payload: refused (QueryError) for its size
+    before it is parsed, then read as strict JSON; an empty payload is no parameters."""
+    if len(payload) > MAX_PAYLOAD:
+        raise QueryError(f"cmd/{name}: payload: {len(payload)} bytes (at most {MAX_PAYLOAD})")
+    try:
+        params = strictjson.loads(payload) if payload.strip() else {}
+    except ValueError as exc:        # not strict JSON, too deep, bad UTF-8, an integer too long
+        raise QueryError(f"cmd/{name}: payload: not JSON ({exc})") from None
+    if not isinstance(params, dict):
+        raise QueryError(f"cmd/{name}: payload: expected a JSON object of parameters")
+    request_id = params.pop("request_id", None)
+    if request_id is not None and not (isinstance(request_id, str) and len(request_id) <= MAX_REQUEST_ID):
+        raise QueryError(f"cmd/{name}: request_id: expected a text of at most {MAX_REQUEST_ID} characters")
+    reserved = sorted(params.keys() & {"name", "self"})             # a parameter of no command
+    if reserved:
+        raise QueryError(f"cmd/{name}: unknown parameter {reserved[0]!r}")
+    return params, request_id

@@ -2,20 +2,26 @@
 (`Ruleset.dice`) and plain dice.
 
 Every roll takes the controller's `random.Random`, and the result goes into the game log, so a
-replayed game shows the same dice. The parameters are checked against the kind's declared fields
-here (a command may come from the panel, the buttons or the club's MQTT broker), so a bad one is a
-`QueryError` naming the field and a `TypeError` inside a roll is a bug, not a bad request. The panel
-checks the same declaration first, with its own 400 naming the field (web_ui/rolls.py).
+replayed game shows the same dice. A roll's parameters are checked here, once, against the kind's
+declared fields, whichever way the roll came (the panel, the buttons, the club's MQTT broker): a bad
+one is a `ParamError` naming the field (the panel's 400 names the same: web_ui/rolls.py calls `check`),
+and a `TypeError` inside a roll is a bug, not a bad request.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
-from table.errors import QueryError
+from table.errors import ParamError
+from table.live.command_limits import ident, whole
 from table.rules.base import Ruleset
 from table.rules.declarations import PLAIN_DICE, DiceField, DiceKind
+
+MAX_LABEL = 80          # characters of a roll's label
+MAX_VALUES = 30         # numbers in an `integers` field
+MAX_PLAYERS = 8         # entries in a `per_player` field
 
 
 def kinds(rules: type[Ruleset]) -> dict[str, DiceKind]:
@@ -23,49 +29,61 @@ def kinds(rules: type[Ruleset]) -> dict[str, DiceKind]:
     return {d.kind: d for d in (*rules.dice, PLAIN_DICE)}
 
 
-def _whole(value: Any, lo: int, hi: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
-
-
-def _fits(spec: DiceField, value: Any) -> str:
-    """What is wrong with `value` for the field (empty when it fits)."""
-    whole = f"a whole number {spec.minimum}-{spec.maximum}"
+def _value(command: str, spec: DiceField, value: Any) -> Any:
+    """The field's value, checked (ParamError naming the field, or an entry of it)."""
+    name, low, high = spec.name, spec.minimum, spec.maximum
     if spec.kind in ("count", "integer"):
-        return "" if _whole(value, spec.minimum, spec.maximum) else f"expected {whole}"
-    if spec.kind == "toggle":
-        return "" if value in spec.values else f"expected one of {', '.join(map(repr, spec.values))}"
-    if spec.kind == "integers":
-        ok = isinstance(value, list) and value and all(_whole(v, spec.minimum, spec.maximum) for v in value)
-        return "" if ok else f"expected a list of {whole}s"
-    ok = isinstance(value, list) and all(isinstance(e, dict) and set(e) <= {"player", "modifier"}
-                                         and isinstance(e.get("player"), str)
-                                         and _whole(e.get("modifier", 0), spec.minimum, spec.maximum)
-                                         for e in value)
-    return "" if ok else "expected a list of {\"player\", \"modifier\"}"
+        whole(command, name, value, low, high)
+    elif spec.kind == "toggle":
+        if value not in spec.values:
+            raise ParamError(command, name, f"expected one of {', '.join(map(repr, spec.values))}")
+    elif spec.kind == "integers":
+        if not isinstance(value, list) or not 1 <= len(value) <= MAX_VALUES:
+            raise ParamError(command, name, f"expected a list of 1-{MAX_VALUES} whole numbers {low}-{high}")
+        for i, v in enumerate(value):
+            whole(command, f"{name}[{i}]", v, low, high)
+    else:                                                        # per_player
+        if not isinstance(value, list) or not 1 <= len(value) <= MAX_PLAYERS:
+            raise ParamError(command, name, f"expected a list of 1-{MAX_PLAYERS} players")
+        for i, entry in enumerate(value):
+            if not isinstance(entry, dict):
+                raise ParamError(command, f"{name}[{i}]", "expected {\"player\", \"modifier\"}")
+            for key in entry:
+                if key not in ("player", "modifier"):
+                    raise ParamError(command, f"{name}[{i}].{key}", "unknown field (known: modifier, player)")
+            ident(command, f"{name}[{i}].player", entry.get("player"))
+            whole(command, f"{name}[{i}].modifier", entry.get("modifier", 0), low, high)
+        value = [{"player": e["player"], "modifier": e.get("modifier", 0)} for e in value]
+    return value
 
 
-def checked(kind: DiceKind, params: dict[str, Any]) -> dict[str, Any]:
-    """The roll's parameters, defaults filled in; QueryError naming the first field that is wrong."""
+def check(kind: DiceKind, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The roll's fields, defaults filled in, and its `label` if it has one (a text of at most MAX_LABEL
+    characters); ParamError naming the first one that is wrong."""
+    command = f"roll {kind.kind}"
     fields = {f.name: f for f in kind.fields}
-    unknown = sorted(set(params) - set(fields))
-    if unknown:
-        known = ", ".join(fields) or "none"
-        raise QueryError(f"roll {kind.kind}: {unknown[0]}: unknown field (fields: {known})")
+    for key in params:
+        if key not in fields and key != "label":
+            raise ParamError(command, key, f"unknown field (fields: {', '.join(fields) or 'none'})")
     out = {}
     for name, spec in fields.items():
         if name not in params and spec.default is None:
-            raise QueryError(f"roll {kind.kind}: {name}: missing")
-        value = params.get(name, spec.default)
-        wrong = _fits(spec, value)
-        if wrong:
-            raise QueryError(f"roll {kind.kind}: {name}: {wrong}, got {value!r}")
-        out[name] = value
+            raise ParamError(command, name, "missing")
+        out[name] = _value(command, spec, params.get(name, spec.default))
+    if "label" in params:
+        label = params["label"]
+        if not isinstance(label, str) or len(label) > MAX_LABEL:
+            raise ParamError(command, "label", f"expected a text of at most {MAX_LABEL} characters")
+        out["label"] = label
     return out
 
 
-def roll(rng: random.Random, rules: type[Ruleset], kind: str, params: dict[str, Any]) -> dict[str, Any]:
-    """Roll `kind` with its parameters (QueryError for an unknown kind or a bad parameter)."""
+def roll(rng: random.Random, rules: type[Ruleset], kind: Any, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Roll `kind` with its fields once `check`ed, label included (ParamError for a kind the rule system
+    does not offer or a bad field)."""
     offered = kinds(rules)
-    if kind not in offered:
-        raise QueryError(f"roll: unknown kind {kind!r} (known: {', '.join(offered)})")
-    return {"kind": kind, **offered[kind].roll(rng, **checked(offered[kind], params))}
+    if not isinstance(kind, str) or kind not in offered:
+        raise ParamError("roll", "kind", f"unknown kind {kind!r} (known: {', '.join(offered)})")
+    fields = check(offered[kind], params)
+    fields.pop("label", None)
+    return {"kind": kind, **offered[kind].roll(rng, **fields)}

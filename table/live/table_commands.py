@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from table.errors import QueryError, TableError
-from table.live import display, rolls
+from table.live import command_limits, display, rolls
 from table.live.events import (
     Acknowledge,
     AssignMarker,
@@ -184,9 +184,11 @@ def undo(c: TableController) -> dict[str, Any]:
     return c.emit(Undo()).phase_dict()
 
 
-def roll(c: TableController, kind: str = "dice", label: str | None = None, **params: Any) -> dict[str, Any]:
+def roll(c: TableController, kind: str = "dice", **params: Any) -> dict[str, Any]:
+    """Roll the dice (`label`: what the roll is for, shown beside it)."""
     result = rolls.roll(c.rng, c.state.rules, kind, params)
-    c.emit(Roll(kind, params, label, result))
+    fields = {k: v for k, v in params.items() if k != "label"}
+    c.emit(Roll(kind, fields, params.get("label"), result))
     return result
 
 
@@ -198,6 +200,10 @@ def acknowledge(c: TableController, id: Any) -> dict[str, Any]:
 
 
 def set_terrain(c: TableController, terrain: list[Any]) -> dict[str, Any]:
+    board = c.session.preview(SetTerrain(tuple(terrain))).scene
+    for i, piece in enumerate(board.terrain):
+        command_limits.on_board("set_terrain", f"terrain[{i}].polygon", piece.polygon, board.board.width,
+                                board.board.height)
     state = c.emit(SetTerrain(tuple(terrain)))
     return {"terrain": [t.id for t in state.scene.terrain]}
 
@@ -250,11 +256,13 @@ COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
 
 def check_params(name: str, run: Callable[..., dict[str, Any]], params: dict[str, Any]) -> None:
     """QueryError naming the parameter if `params` do not fit the handler's signature (an unknown
-    one, a missing one); only the binding is checked, so a TypeError inside a handler stays a bug."""
+    one, a missing one), ParamError if one is out of the limits every way in shares
+    (table/live/command_limits.py); a TypeError inside a handler stays a bug."""
     try:
         inspect.signature(run).bind(None, **params)
     except TypeError as exc:
         raise QueryError(f"{name}: {exc}") from None
+    command_limits.check(run.__name__, params)
 
 
 def handler(c: TableController, name: str) -> Callable[..., dict[str, Any]] | None:

@@ -93,5 +93,5 @@ def test_destination_needs_a_selection_and_a_hex(hex_table):
 
     with pytest.raises(QueryError, match="select a unit first"):
         hex_table.command("destination", hex="4,1")
-    with pytest.raises(QueryError, match="expected a hex Q,R"):
+    with pytest.raises(QueryError, match="destination: hex: expected a hex"):
         hex_table.command("destination", hex="four")
