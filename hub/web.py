@@ -19,15 +19,15 @@ from hub.listener import Hub
 from table.broker import NAME
 from table.errors import ConfigError
 from table.hosts import allowed_names, host_allowed, host_of
+from web_ui.channels import TableServer
+from web_ui.channels import create_server as limited_server
+from web_ui.server import LIMITS
 
 if TYPE_CHECKING:
-    from waitress.server import BaseWSGIServer, MultiSocketServer
+    from waitress.server import MultiSocketServer
 
 THREADS = 16
-# the panel's limits (web_ui/server.py) for a server that takes no bodies: a slow or half-open client
-# costs a socket, dropped when idle, not a thread
-LIMITS: dict[str, Any] = {"connection_limit": 500, "channel_timeout": 20, "cleanup_interval": 5,
-          "max_request_header_size": 16 * 1024, "max_request_body_size": 16 * 1024}
+MAX_BODY = 16 * 1024            # the dashboard takes no bodies
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
@@ -69,7 +69,7 @@ def _known(table_id: str) -> str:
 def create_hub_app(hub: Hub, allowed_hosts: Iterable[str] = ()) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.config["MAX_CONTENT_LENGTH"] = LIMITS["max_request_body_size"]
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.extensions["smarttable-hub"] = hub
     names = allowed_names(allowed_hosts)
 
@@ -135,18 +135,18 @@ def create_hub_app(hub: Hub, allowed_hosts: Iterable[str] = ()) -> Flask:
     return app
 
 
-def create_server(app: Flask, host: str, port: int) -> MultiSocketServer | BaseWSGIServer:
-    """A waitress server for the dashboard, bound (ConfigError, one line, if it cannot listen)."""
-    from waitress.server import create_server as waitress_server
-
+def create_server(app: Flask, host: str, port: int) -> MultiSocketServer | TableServer:
+    """A waitress server for the dashboard with the panel's limits on slow, greedy and oversized clients
+    (web_ui/server.py LIMITS, web_ui/channels.py), bound (ConfigError, one line, if it cannot listen)."""
+    options: dict[str, Any] = {**LIMITS, "max_request_body_size": MAX_BODY}
     try:
-        return waitress_server(app, host=host, port=port, threads=THREADS, ident="smarttable-hub", **LIMITS)
+        return limited_server(app, host=host, port=port, threads=THREADS, ident="smarttable-hub", **options)
     except OSError as exc:
         raise ConfigError(f"--port: cannot listen on {host}:{port} ({exc.strerror or exc}): "
                           "is another hub running?") from None
 
 
-def serve(server: MultiSocketServer | BaseWSGIServer, host: str, port: int) -> None:
+def serve(server: MultiSocketServer | TableServer, host: str, port: int) -> None:
     """Serve the dashboard until interrupted."""
     shown = "localhost" if host in ("0.0.0.0", "::", "") else host
     print(f"Hub: http://{shown}:{port}/", file=sys.stderr, flush=True)

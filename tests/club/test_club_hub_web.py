@@ -7,6 +7,7 @@ import http.client
 import json
 import socket
 import threading
+import time
 
 import pytest
 
@@ -69,3 +70,20 @@ def test_the_dashboard_refuses_a_foreign_host_name(served, path):
 def test_the_dashboard_answers_to_its_own_names_and_addresses(served, host):
     status, body = get(served, "/api/tables", host)
     assert status == 200 and body["connected"] is False and body["listener"]["alive"] is False
+
+
+def test_the_dashboard_has_the_panels_limits_on_greedy_clients(served):
+    """One address holding 16 connections (web_ui/channels.py ClientLimits.per_address) gets a 503 for the
+    next, as on the panel, and the dashboard still answers once it lets them go."""
+    held = [socket.create_connection(("127.0.0.1", served), 5) for _ in range(16)]
+    try:
+        time.sleep(0.5)
+        status, body = get(served, "/api/tables", "localhost")
+        assert status == 503 and "too many connections" in body["error"]
+    finally:
+        for sock in held:
+            sock.close()
+    deadline = time.monotonic() + 10
+    while get(served, "/api/tables", "localhost")[0] != 200 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert get(served, "/api/tables", "localhost")[0] == 200

@@ -48,8 +48,10 @@ LIVE_ONLY = ("table.live", "table.hw", "table.cli", "table.commands")
 
 
 # The club's hub reads only what tables publish, never a controller's insides: of the live table it reads
-# the published events' format alone, with the table's own decoders (one reader of an event, not two).
+# the published events' format alone, with the table's own decoders (one reader of an event, not two); of
+# the panel it uses the web server's limits alone (web_ui/__init__.py imports the panel only on use).
 HUB_READS = ("table.live.events",)
+HUB_SERVES_WITH = ("web_ui.channels", "web_ui.server")
 
 
 @pytest.mark.parametrize("room, paths, forbidden, allowed", [
@@ -61,7 +63,7 @@ HUB_READS = ("table.live.events",)
     ("web_ui/", files("web_ui"), ("cv2", *HARDWARE_LIBS, "vision", "table.hw", "table.cli", "table.commands",
                                   "hub"), ()),
     ("hub/", files("hub"), ("cv2", *HARDWARE_LIBS, "vision", "web_ui", *LIVE_ONLY, "table.rules", "table.scene"),
-     HUB_READS),
+     (*HUB_READS, *HUB_SERVES_WITH)),
 ])
 def test_rooms_import_only_what_they_may(room, paths, forbidden, allowed):
     assert paths, f"no files found for {room}"
@@ -71,6 +73,15 @@ def test_rooms_import_only_what_they_may(room, paths, forbidden, allowed):
 def test_the_hub_reads_the_events_with_the_tables_own_decoders_and_nothing_else_of_the_live_table():
     used = {name for path in files("hub") for name in imports_of(path) if name.startswith("table.live")}
     assert used == set(HUB_READS)
+
+
+def test_the_hub_serves_without_loading_the_panel():
+    import subprocess
+    import sys
+
+    loaded = subprocess.run([sys.executable, "-c", "import sys, hub.web; print(sorted(sys.modules))"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    assert "'web_ui.channels'" in loaded and "'web_ui.app'" not in loaded and "'table.live.controller'" not in loaded
 
 
 # The project's own modules the hardware layer may use: the shared errors, the config (reading a TOML file,
