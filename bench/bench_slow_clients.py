@@ -7,10 +7,15 @@ camera and all): issue 25's attacks, each against a baseline measured in the sam
   unread     40 SSE clients (one address each) that never read, while the table changes every 0.3 s;
              the table's RSS before them and every 30 s for 5 minutes, and whether a new phone still
              gets its stream at the end.
+  pin        300 addresses each guessing a PIN once every 65 s (4.6 a second in all) for 5 minutes;
+             every 20 s the owner's phone (a new address, showing the panel) sends the right PIN, trying
+             again after each Retry-After as the panel does: how long until it gets in.
 
     .venv/bin/python bench/bench_slow_clients.py slowloris [--seconds 60] [--addresses 1 505]
     .venv/bin/python bench/bench_slow_clients.py unread [--seconds 300] [--clients 40]
-Exit status 1 when a phone's request fails, or (unread) the RSS grows by more than --max-growth-mb.
+    .venv/bin/python bench/bench_slow_clients.py pin [--seconds 300]
+Exit status 1 when a phone's request fails, (unread) the RSS grows by more than --max-growth-mb, or
+(pin) the owner waits more than 10 s.
 """
 
 from __future__ import annotations
@@ -164,6 +169,13 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
+def connected(port: int, prefix: str) -> int:
+    """How many connections the table on `port` holds open (its side) from addresses starting `prefix`."""
+    out = subprocess.run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"], capture_output=True,
+                         text=True, check=False).stdout
+    return sum(line.split()[3].startswith(prefix) for line in out.splitlines() if len(line.split()) >= 4)
+
+
 def unread(port: int, pid: int, seconds: float, clients: int, max_growth_mb: float) -> int:
     stop = threading.Event()
 
@@ -181,7 +193,12 @@ def unread(port: int, pid: int, seconds: float, clients: int, max_growth_mb: flo
 
     threading.Thread(target=changes, daemon=True).start()
     time.sleep(10.0)
+    control_s = min(60.0, seconds / 5)
+    before = rss_mb(pid)
+    time.sleep(control_s)                                # the table's own growth while it changes
     baseline = rss_mb(pid)
+    print(f"the table changing every 0.3 s, no clients: RSS {before:.1f} -> {baseline:.1f} MB in "
+          f"{control_s:.0f} s ({(baseline - before) / control_s * 60:+.1f} MB a minute)")
     sleepers = []
     for i in range(clients):                             # whole state events: the most a client can be sent
         s = socket.socket()
@@ -190,15 +207,15 @@ def unread(port: int, pid: int, seconds: float, clients: int, max_growth_mb: flo
         s.connect(("127.0.0.1", port))
         s.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
         sleepers.append(s)
-    print(f"{clients} SSE clients that never read, the table changing every 0.3 s; RSS before them "
-          f"{baseline:.1f} MB")
-    start, peak = time.monotonic(), baseline
-    print(f"{'t (s)':>6} {'RSS (MB)':>9} {'growth':>7}")
+    print(f"then {clients} SSE clients that never read:")
+    start, peak, rss = time.monotonic(), baseline, baseline
+    print(f"{'t (s)':>6} {'RSS (MB)':>9} {'growth':>7} {'still connected':>16}")
     while time.monotonic() - start < seconds:
         time.sleep(min(30.0, seconds - (time.monotonic() - start)))
         rss = rss_mb(pid)
         peak = max(peak, rss)
-        print(f"{time.monotonic() - start:6.0f} {rss:9.1f} {rss - baseline:+7.1f}", flush=True)
+        still = connected(port, "127.0.51.")
+        print(f"{time.monotonic() - start:6.0f} {rss:9.1f} {rss - baseline:+7.1f} {still:16d}", flush=True)
     status, _ = ask(port, "/api/state", source="127.0.52.1")
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.52.2", 0))
     conn.request("GET", "/api/events")
@@ -212,9 +229,65 @@ def unread(port: int, pid: int, seconds: float, clients: int, max_growth_mb: flo
     return 0 if rss - baseline <= max_growth_mb and status == stream_status == 200 else 1
 
 
+def change(port: int, source: str, pin: str) -> tuple[int, float]:
+    """POST a phase change with `pin` from `source`: the status and its Retry-After (0 without)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+    try:
+        conn.request("POST", "/api/phase/advance", body="{}",
+                     headers={"X-Table-PIN": pin, "Content-Type": "application/json"})
+        reply = conn.getresponse()
+        reply.read()
+        return reply.status, float(reply.getheader("Retry-After") or 0)
+    finally:
+        conn.close()
+
+
+def pin_attack(port: int, seconds: float) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
+    stop, statuses = threading.Event(), []
+    guessers = [f"127.{60 + i // 250}.3.{1 + i % 250}" for i in range(300)]
+    pool = ThreadPoolExecutor(max_workers=48)
+
+    def guess() -> None:
+        start, n = time.monotonic(), 0
+        while not stop.is_set():
+            pool.submit(lambda s=guessers[n % 300], k=n: statuses.append(change(port, s, f"{k:06d}")[0]))
+            n += 1
+            stop.wait(max(0.0, start + n * 65.0 / 300 - time.monotonic()))
+
+    threading.Thread(target=guess, daemon=True).start()
+    waits, start = [], time.monotonic()
+    print("300 addresses guessing once every 65 s each; the owner's phone every 20 s:")
+    for k in range(int(seconds // 20)):
+        time.sleep(max(0.0, start + (k + 1) * 20 - time.monotonic()))
+        owner = f"127.0.70.{1 + k}"
+        panel = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(owner, 0))
+        panel.request("GET", "/api/events")
+        stream = panel.getresponse()                     # showing the panel (kept open)
+        asked, tries = time.monotonic(), 0
+        while time.monotonic() - asked < 60:
+            status, retry = change(port, owner, PIN)
+            tries += 1
+            if status == 200:
+                break
+            time.sleep(retry or 1.0)
+        waits.append(time.monotonic() - asked if status == 200 else float("inf"))
+        print(f"  at {time.monotonic() - start:5.0f} s: in after {waits[-1]:.2f} s ({tries} tries)",
+              flush=True)
+        stream.close()
+        panel.close()
+    stop.set()
+    pool.shutdown(wait=True)
+    checked, refused = statuses.count(403), statuses.count(429)
+    print(f"the owner's time to get in: median {statistics.median(waits):.2f} s, worst {max(waits):.2f} s; "
+          f"guesses {len(statuses)}: {checked} checked ({checked / seconds:.2f} a second), {refused} refused")
+    return 0 if max(waits) <= 10 else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("attack", choices=["slowloris", "unread"])
+    parser.add_argument("attack", choices=["slowloris", "unread", "pin"])
     parser.add_argument("--seconds", type=float, help="each attack's length (slowloris 60, unread 300)")
     parser.add_argument("--addresses", type=int, nargs="+", default=[1, 505])
     parser.add_argument("--clients", type=int, default=40)
@@ -228,6 +301,8 @@ def main() -> int:
         try:
             if args.attack == "slowloris":
                 code = slowloris(port, args.seconds or 60.0, args.addresses)
+            elif args.attack == "pin":
+                code = pin_attack(port, args.seconds or 300.0)
             else:
                 code = unread(port, table.pid, args.seconds or 300.0, args.clients, args.max_growth_mb)
         finally:

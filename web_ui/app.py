@@ -18,6 +18,7 @@ from web_ui import api_read, api_write, bookmarks, errors
 from web_ui.auth import PinGuard, new_pin, resolve_pin
 from web_ui.context import PanelContext, PanelOptions
 from web_ui.errors import ApiError
+from web_ui.streams import Streams
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
@@ -45,7 +46,7 @@ class PanelFlask(Flask):
 def rotate_pin(context: PanelContext, controller: PanelController) -> str:
     """A new PIN at once: every phone must ask for it again; stderr and the status LED show it."""
     pin = new_pin(context.options.data_dir)
-    context.guard.pin = pin
+    context.guard.rotate(pin)
     print(f"Panel PIN (rotated, kept in {context.options.data_dir / 'pin.txt'}): {pin}", file=sys.stderr,
           flush=True)
     controller.show_pin(pin)
@@ -76,7 +77,9 @@ def create_app(controller: PanelController, *, pin: str = "", data_dir: str | Pa
     app = PanelFlask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = 256 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    context = PanelContext(controller, options, PinGuard(resolved, limit=pin_attempts))
+    streams = Streams(options.max_streams, options.streams_per_address)
+    guard = PinGuard(resolved, limit=pin_attempts, streaming=streams.holds)   # the panel's phones first
+    context = PanelContext(controller, options, guard, streams)
     app.extensions["smarttable"] = context
     # the table owner's button (hold confirm) rotates the PIN
     controller.on_rotate_pin.append(lambda: rotate_pin(context, controller))

@@ -32,11 +32,8 @@ class PanelContext:
     controller: PanelController
     options: PanelOptions
     guard: PinGuard
+    streams: Streams
     text: SnapshotText = field(default_factory=SnapshotText)
-    streams: Streams = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.streams = Streams(self.options.max_streams, self.options.streams_per_address)
 
 
 def panel() -> PanelContext:

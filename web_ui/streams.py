@@ -36,6 +36,11 @@ class Streams:
             if self._held[address] <= 0:
                 del self._held[address]
 
+    def holds(self, address: str) -> bool:
+        """Whether `address` holds a live connection now (a phone showing the panel)."""
+        with self._lock:
+            return address in self._held
+
     def held(self) -> int:
         with self._lock:
             return sum(self._held.values())
