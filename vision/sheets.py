@@ -7,6 +7,7 @@ ruler, and a light cut line around each tile (the marker and its white margin, w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,7 +101,9 @@ def header(page: Image.Image, title: str, dpi: int, margin_mm: float) -> None:
     draw.text((x1 + mm_px(2.0, dpi), y - mm_px(3.0, dpi)), f"{SCALE_BAR_MM:g} mm", fill=0, font=font)
 
 
-def _pages(tiles: list[Image.Image], spec: SheetSpec, title: str) -> list[Image.Image]:
+def paged(tiles: list[Image.Image], spec: SheetSpec, title: str, boxes: bool = True) -> list[Image.Image]:
+    """The tiles laid out on pages under `title`, with a cut line round each (`boxes`: a rectangle;
+    tiles that carry their own cut line, as round stickers do, go without)."""
     width_mm, height_mm = PAGES_MM[spec.page]
     page_w, page_h = mm_px(width_mm, spec.dpi), mm_px(height_mm, spec.dpi)
     margin = mm_px(spec.margin_mm, spec.dpi)
@@ -123,8 +126,9 @@ def _pages(tiles: list[Image.Image], spec: SheetSpec, title: str) -> list[Image.
         page.paste(tile, (x, y))
         # the cut line runs half-way through the gap, clear of the tile's white margin
         half = gap // 2
-        ImageDraw.Draw(page).rectangle([x - half, y - half, x + tile.width + half, y + tile.height + half],
-                                       outline=CUT_GREY, width=1)
+        if boxes:
+            ImageDraw.Draw(page).rectangle([x - half, y - half, x + tile.width + half,
+                                            y + tile.height + half], outline=CUT_GREY, width=1)
         x += tile.width + gap
         row_h = max(row_h, tile.height)
     return pages
@@ -153,8 +157,8 @@ def render_sheets(spec: SheetSpec) -> list[Image.Image]:
     if spec.corner_ids:
         corner_title = (f"Corner markers {name}: black square {spec.corner_size_mm:g} mm"
                         + (f"; {pointer_title}" if pointer else ""))
-    pages = ((_pages(models, spec, model_title) if models else [])
-             + (_pages(corners, spec, corner_title) if corners else []))
+    pages = ((paged(models, spec, model_title) if models else [])
+             + (paged(corners, spec, corner_title) if corners else []))
     if spec.panel_url:
         width_mm, height_mm = PAGES_MM[spec.page]
         size_px = (mm_px(width_mm, spec.dpi), mm_px(height_mm, spec.dpi))
@@ -162,14 +166,17 @@ def render_sheets(spec: SheetSpec) -> list[Image.Image]:
     return pages
 
 
-def write_sheets(spec: SheetSpec, out: str | Path) -> tuple[list[Path], int]:
-    """Write the sheets: one PDF (every page) or PNG files (NAME.png, NAME-2.png, ...); returns the
-    files and the number of pages."""
+def write_sheets(spec: SheetSpec, out: str | Path, stickers: Mapping[int, float] | None = None
+                 ) -> tuple[list[Path], int]:
+    """Write the sheets (ring stickers first, id -> base mm: vision/sticker_sheets.py): one PDF (every
+    page) or PNG files (NAME.png, NAME-2.png, ...); returns the files and the number of pages."""
+    from vision.sticker_sheets import sticker_pages
+
     out = Path(out)
     suffix = out.suffix.lower()
     if suffix not in (".pdf", ".png"):
         raise ConfigError(f"{out}: write a .pdf or a .png")
-    pages = render_sheets(spec)
+    pages = (sticker_pages(stickers, spec) if stickers else []) + render_sheets(spec)
     if not pages:
         raise ConfigError("no markers to print: give --ids or keep the corner markers")
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -72,6 +73,18 @@ def bits_of(word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return w >> 1, w & 1
 
 
+@lru_cache(maxsize=4)
+def _layout(n: int) -> tuple[np.ndarray, ...]:
+    """Per pixel of an n x n sticker: radius (a share of the sticker's), code cell, what is black on
+    every sticker (the locator ring, the facing tick), and which band it lies in."""
+    c = (np.arange(n) + 0.5) / n * 2 - 1  # -1..1: shares of the radius
+    x, y = np.meshgrid(c, c)
+    r = np.hypot(x, y)
+    cells = cell_of(np.arctan2(x, -y) % (2 * math.pi))  # clockwise from up (the facing)
+    fixed = ((r >= RING[0]) & (r < RING[1])) | ((np.abs(x) < 0.025) & (-y >= TICK[0]) & (-y <= TICK[1]))
+    return (r, cells, fixed, (r >= BANDS[0][0]) & (r < BANDS[0][1]), (r >= BANDS[1][0]) & (r < BANDS[1][1]))
+
+
 def sticker_image(marker_id: int, sticker: Sticker, px: int, supersample: int = 4) -> np.ndarray:
     """The sticker of `marker_id` as a square BGRA image `px` across (the sticker's diameter), its
     top edge the facing, transparent outside the disc."""
@@ -79,17 +92,9 @@ def sticker_image(marker_id: int, sticker: Sticker, px: int, supersample: int = 
     if not 0 <= marker_id < len(book):
         raise ConfigError(f"sticker id {marker_id}: ring stickers have ids 0-{len(book) - 1}")
     inner, outer = bits_of(book[marker_id])
-    n = px * supersample
-    c = (np.arange(n) + 0.5) / n * 2 - 1  # -1..1: shares of the radius
-    x, y = np.meshgrid(c, c)
-    r = np.hypot(x, y)
-    angle = np.arctan2(x, -y) % (2 * math.pi)  # clockwise from up (the facing)
-    cells = cell_of(angle)
-    black = (r >= RING[0]) & (r < RING[1])
-    black |= (r >= BANDS[0][0]) & (r < BANDS[0][1]) & (inner[cells] == 1)
-    black |= (r >= BANDS[1][0]) & (r < BANDS[1][1]) & (outer[cells] == 1)
-    tick = (np.abs(x) < 0.025) & (-y >= TICK[0]) & (-y <= TICK[1])
-    grey = np.where(black | tick, BLACK, WHITE).astype(np.float32)
+    r, cells, fixed, in_band, out_band = _layout(px * supersample)
+    black = fixed | (in_band & (inner[cells] == 1)) | (out_band & (outer[cells] == 1))
+    grey = np.where(black, BLACK, WHITE).astype(np.float32)
     alpha = np.where(r < 1.0, 255, 0).astype(np.float32)
     small = cv2.resize(np.dstack([grey * alpha / 255, alpha]), (px, px), interpolation=cv2.INTER_AREA)
     a = small[..., 1]

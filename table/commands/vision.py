@@ -35,13 +35,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                "marker's own order) and centre in pixels.")
     detect.add_argument("image")
     detect.add_argument("--dictionary", default="DICT_APRILTAG_36h11", help="OpenCV dictionary name")
+    detect.add_argument("--config", help="table config (TOML): with [markers] stickers, the ring stickers "
+                                         "too (calibrated from the corner markers)")
     detect.set_defaults(handler=run_detect)
 
     markers = subparsers.add_parser("markers", help="write printable marker sheets (PDF or PNG)",
                                     description="Printable sheets of model markers (and the corner markers) "
                                                 "at their true size; print at 100%%.")
-    markers.add_argument("out", help="output file: .pdf (all pages) or .png (one file a page)")
-    markers.add_argument("--ids", default="10-69", help="model marker ids, e.g. 10-69,80 (default 10-69)")
+    markers.add_argument("out", help="output file: .pdf (all pages) or .png (one file a page); with --tiles "
+                                     "a folder")
+    markers.add_argument("--ids", help="model marker ids, e.g. 10-69,80 (default: the ids of [markers] "
+                                       "stickers, else 10-69)")
+    markers.add_argument("--base-mm", type=float, help="print the ids as ring stickers for bases of this "
+                                                       "size (default: as [markers] stickers assigns them)")
+    markers.add_argument("--tiles", action="store_true",
+                         help="write one PNG a sticker and corner marker into the folder OUT, and "
+                              "OUT/tiles.json (for checks that paste them into their own renders)")
     markers.add_argument("--size-mm", type=float, help="black square side (default [markers] model_size_mm)")
     markers.add_argument("--no-corners", action="store_true", help="leave out the corner markers")
     markers.add_argument("--no-pointer", action="store_true", help="leave out the pointer token")
@@ -122,36 +131,75 @@ def run_detect(args: argparse.Namespace) -> Any:
     from vision.images import read_image
 
     get_dictionary(args.dictionary)  # an unknown name is a user's mistake, before reading the image
-    found = detect_markers(read_image(args.image), args.dictionary)
+    setup = None
+    if args.config:
+        from vision.locate import VisionSetup
+
+        setup = VisionSetup.from_config(load_config(args.config))
+    image = read_image(args.image)
+    found = detect_markers(image, args.dictionary)
+    if setup is not None and setup.stickers:
+        from vision.locate import calibrate_frame, find_stickers
+
+        calibration = calibrate_frame(found, setup, image.shape)
+        if calibration is not None:
+            found += sorted(find_stickers(image, setup, calibration), key=lambda d: d.id)
     return {"markers": [d.to_dict() for d in found]}
 
 
 def run_markers(args: argparse.Namespace) -> Any:
+    from table.errors import ConfigError
+    from vision import ringcode
     from vision.sheets import SheetSpec, parse_ids, write_sheets
+    from vision.sticker import Sticker
 
     config = load_config(args.config)
     m = config.markers
-    ids = parse_ids(args.ids)
+    assigned = {int(i): float(b) for b, ids in m.stickers.items() for i in parse_ids(ids)}
+    ids = parse_ids(args.ids) if args.ids else tuple(sorted(assigned)) or parse_ids("10-69")
     corner_ids = () if args.no_corners else tuple(sorted(int(k) for k in {**m.corners, **m.edges}))
     pointer = None if args.no_pointer else int(m.pointer_id)
     clash = sorted(set(ids) & (set(corner_ids) | {pointer}))
     if clash:
-        from table.errors import ConfigError
         raise ConfigError(f"--ids {args.ids}: {clash} are corner markers or the pointer in the config")
+    if args.base_mm is not None:
+        Sticker(args.base_mm)  # too small a base is named before anything is written
+        stickers = {i: float(args.base_mm) for i in ids}
+    else:
+        stickers = {i: assigned[i] for i in ids if i in assigned}
+    squares = tuple(i for i in ids if i not in stickers)
+    beyond = sorted(i for i in stickers if i >= ringcode.ids())
+    if beyond:
+        raise ConfigError(f"--ids: ring stickers have ids 0-{ringcode.ids() - 1}, not {beyond[0]}")
+    if args.size_mm is not None and not args.size_mm > 0:
+        raise ConfigError(f"--size-mm {args.size_mm:g}: a marker's side must be more than 0 mm")
+    size_mm = float(m.model_size_mm) if args.size_mm is None else args.size_mm
+    if args.tiles:
+        return _write_tiles(args, config, stickers, squares, corner_ids, size_mm)
     panel_url = None
     if args.panel_url is not None:
         panel_url = args.panel_url or f"http://smarttable.local:{config.web.port}/"
-    if args.size_mm is not None and not args.size_mm > 0:
-        from table.errors import ConfigError
-        raise ConfigError(f"--size-mm {args.size_mm:g}: a marker's side must be more than 0 mm")
-    size_mm = float(m.model_size_mm) if args.size_mm is None else args.size_mm
-    spec = SheetSpec(m.dictionary, ids, size_mm, corner_ids,
+    spec = SheetSpec(m.dictionary, squares, size_mm, corner_ids,
                      float(m.corner_size_mm), pointer, args.page, args.dpi, panel_url=panel_url)
-    paths, pages = write_sheets(spec, args.out)
+    paths, pages = write_sheets(spec, args.out, stickers)
     return {"files": [str(p) for p in paths], "pages": pages,
             **({"panel_url": panel_url} if panel_url else {}),
-            "markers": list(ids), "corners": list(corner_ids), "pointer": pointer, "size_mm": spec.size_mm,
-            "dictionary": spec.dictionary}
+            "markers": list(squares), "corners": list(corner_ids), "pointer": pointer,
+            "size_mm": spec.size_mm, "dictionary": spec.dictionary,
+            **({"stickers": {str(i): b for i, b in sorted(stickers.items())}} if stickers else {})}
+
+
+def _write_tiles(args: argparse.Namespace, config: Config, stickers: dict[int, float],
+                 squares: tuple[int, ...], corner_ids: tuple[int, ...], size_mm: float) -> Any:
+    from vision.sheets import check_dpi
+    from vision.sticker_sheets import write_tiles
+
+    check_dpi(args.dpi)
+    m = config.markers
+    document = write_tiles(args.out, stickers, squares, corner_ids, m.dictionary, float(m.corner_size_mm),
+                           size_mm, args.dpi)
+    return {"folder": str(Path(args.out)), "file": str(Path(args.out) / "tiles.json"),
+            "tiles": len(document["tiles"]), "markers_toml": document["markers_toml"]}
 
 
 def _pair(option: str, text: str, kind: type) -> tuple:
