@@ -64,6 +64,8 @@ CENTRE = """(selector) => {
   return r.width > 0 && r.height > 0 ? [r.x + r.width / 2, r.y + r.height / 2] : null;
 }"""
 
+PAINTED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
 
 @cache
 def missing(engine: str) -> str | None:
@@ -132,6 +134,12 @@ class Page:
         raise NotImplementedError
 
     def screenshot(self, path: Path) -> Path:
+        """The viewport as the engine paints it, once what the page shows now has been painted (WebKit's
+        screenshot is otherwise the frame before, seconds old on a loaded machine)."""
+        self.js(PAINTED)
+        return self.capture(path)
+
+    def capture(self, path: Path) -> Path:
         raise NotImplementedError
 
     def errors(self) -> list[str]:
@@ -214,7 +222,7 @@ class ChromiumPage(Page):
     def tap_at(self, x: float, y: float) -> None:
         self.page.touchscreen.tap(x, y)
 
-    def screenshot(self, path: Path) -> Path:
+    def capture(self, path: Path) -> Path:
         self.page.screenshot(path=str(path))
         return path
 
@@ -276,7 +284,7 @@ class WebKitPage(Page):
         actions.pointer_action.move_to_location(int(round(x)), int(round(y))).pointer_down().pointer_up()
         actions.perform()
 
-    def screenshot(self, path: Path) -> Path:
+    def capture(self, path: Path) -> Path:
         self.driver.save_screenshot(str(path))
         return path
 
@@ -380,7 +388,7 @@ class FirefoxPage(Page):
     def tap_at(self, x: float, y: float) -> None:
         self.bridge.call("tapAt", page=self.id, x=x, y=y)
 
-    def screenshot(self, path: Path) -> Path:
+    def capture(self, path: Path) -> Path:
         self.bridge.call("screenshot", page=self.id, path=str(path))
         return path
 

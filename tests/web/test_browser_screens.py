@@ -1,0 +1,130 @@
+"""What a player sees on a phone, in Chromium, WebKit and Firefox (tests/web/engines.py) at 390 and 320 px:
+the header on one line, dark form controls, the active tab's band and nothing down its sides, a warning under
+the header and never over it. Pixels are read from each engine's own screenshot."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.web.browser import ARTIFACTS
+from tests.web.engines import NARROW, PHONE
+from tests.web.server import PIN, LiveServer, make_app
+from tests.web.tables import demo_controller
+from tests.web.test_browser_truth import Camera, show
+
+SIZES = [PHONE, NARROW]
+ACCENT = (0xff, 0xc9, 0x4d)  # --accent, RGB
+
+
+@pytest.fixture
+def table(tmp_path):
+    camera = Camera()
+    controller = demo_controller(tmp_path, pipeline=camera)
+    markers = {m.marker: m.position for m in controller.state.scene.models if m.marker is not None}
+    show(controller, camera, markers, 0)
+    server = LiveServer(make_app(controller, tmp_path))
+    yield controller, camera, markers, server
+    server.close()
+    controller.close()
+
+
+def pixels(page, name: str) -> tuple[np.ndarray, float]:
+    """The page's screenshot (RGB) and its device pixels a CSS pixel."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    image = cv2.imread(str(page.screenshot(ARTIFACTS / f"{name}-{page.engine}.png")), cv2.IMREAD_COLOR)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2RGB), image.shape[1] / page.js("() => innerWidth")
+
+
+def crop(image: np.ndarray, scale: float, box: dict, inset: float = 0.0) -> np.ndarray:
+    x0, y0 = round((box["x"] + inset) * scale), round((box["y"] + inset) * scale)
+    x1, y1 = round((box["x"] + box["width"] - inset) * scale), round((box["y"] + box["height"] - inset) * scale)
+    return image[y0:y1, x0:x1]
+
+
+def luminance(rgb: np.ndarray) -> np.ndarray:
+    return rgb @ np.array([0.2126, 0.7152, 0.0722])
+
+
+ONE_LINE = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+  const range = document.createRange(); range.selectNodeContents(e);
+  const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+  return { text: e.innerText, lines: lines.size, cut: e.scrollWidth > e.clientWidth + 1,
+           right: e.getBoundingClientRect().right };
+})"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_header_stays_on_one_line(engine, table, size):
+    """At 390 px the "B" of "Turn 1 · Player B" dropped to a line of its own; at 320 the phase was "Acti…" and
+    the turn broke over four lines. Through every phase of a turn, each piece of the header is one whole line."""
+    controller, _, _, server = table
+    with engine.open(server.url + "/", size) as page:
+        page.wait_text("#turn-text", "Initiative")
+        seen = []
+        for step in ("advance_phase", "confirm", "advance_phase", None):  # activations of A, then of B
+            header = page.js(ONE_LINE, "#turn-text, #whose, #next-phase, #undo")
+            seen.append(header[0]["text"] + " / " + header[1]["text"])
+            for piece in header:
+                assert piece["lines"] == 1 and not piece["cut"], (page.engine, size, piece)
+                assert piece["right"] <= size[0], (page.engine, size, piece)
+            if step:
+                before = page.text("#turn")
+                controller.command(step)
+                page.wait("(t) => document.getElementById('turn').innerText.trim() !== t", before)
+        assert "Activations / Turn 1 · Player B" in seen, seen
+
+
+def test_form_controls_are_dark(engine, table):
+    """WebKit drew the settings' checkboxes and number spinners white on the dark page."""
+    _, _, _, server = table
+    with engine.open(server.url + "/", PHONE) as page:
+        page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
+        page.js("() => { location.hash = '#setup/settings'; }")
+        page.wait("() => !!document.querySelector('#settings-form input[type=checkbox]')")
+        page.js("() => document.querySelector('#settings-form input[type=checkbox]').scrollIntoView({block: 'center'})")
+        page.wait("() => !document.querySelector('#settings-form input[type=checkbox]').checked")
+        image, scale = pixels(page, "settings-controls")
+        checkbox = page.boxes("#settings-form input[type=checkbox]")[0]
+        inside = luminance(crop(image, scale, checkbox, inset=3))
+        assert inside.mean() < 90, (page.engine, "a light checkbox", inside.mean())
+        number = page.boxes("#settings-form input[type=number]")[0]
+        spinner = {**number, "x": number["x"] + number["width"] - 30, "width": 26}  # where spinners are drawn
+        assert luminance(crop(image, scale, spinner, inset=4)).max() < 120, (page.engine, "light spinners")
+
+
+def test_the_active_tab_has_its_band_and_no_line_down_its_sides(engine, table):
+    """Firefox drew a thin accent line down the active sub-tab's edge (an inset shadow's)."""
+    _, _, _, server = table
+    with engine.open(server.url + "/", PHONE) as page:
+        page.js("() => { location.hash = '#setup/settings'; }")
+        page.wait("() => document.querySelector('.subtabs a.on')?.innerText === 'Settings'")
+        page.wait("() => !!document.querySelector('#settings-form select')")
+        image, scale = pixels(page, "active-tab")
+        tab = page.boxes(".subtabs a.on")[0]
+        near = np.abs(image.astype(int) - ACCENT).max(axis=2) < 60
+        band = round(3 * scale)
+        top, bottom = round(tab["y"] * scale), round((tab["y"] + tab["height"]) * scale)
+        left, right = tab["x"] * scale, (tab["x"] + tab["width"]) * scale
+        assert near[top:top + band, round(left):round(right)].mean() > 0.8   # the band along its top
+        for edge in (left, right):          # from 3 px outside each edge to 2 px inside it, below the band
+            strip = near[top + band + 2:bottom, round(edge - 3 * scale):round(edge + 2 * scale)]
+            assert not strip.any(), (page.engine, "an accent line down the tab's side")
+
+
+def test_a_warning_shows_under_the_header_and_never_over_it(engine, table):
+    """A scrolled page with a warning: in Firefox the warning, sticky at the top, covered the header."""
+    controller, camera, markers, server = table
+    with engine.open(server.url + "/", PHONE) as page:
+        page.wait("() => !!document.querySelector('[data-model]')")
+        rifle = next(m.marker for m in controller.state.scene.models if m.id == "rifles-3")
+        show(controller, camera, {**markers, rifle: (20.0, 30.0)}, 1)   # out of cohesion: a warning
+        page.wait_text("#alerts", "cohesion")
+        page.js("() => window.scrollTo(0, 600)")
+        page.wait("() => scrollY > 300")
+        bar, alert = page.boxes("#bar")[0], page.boxes("#alerts .alert")[0]
+        assert bar["y"] == pytest.approx(0, abs=1) and alert["y"] >= bar["y"] + bar["height"] - 1
+        on_top = page.js("""() => { const r = document.getElementById('turn-text').getBoundingClientRect();
+          return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.id; }""")
+        assert on_top == "turn-text", (page.engine, on_top)
