@@ -7,7 +7,8 @@
 
 `launch(engine)` starts one browser; its `open(url, size)` gives a `Page` of that size, with its own storage
 and touch. A page reads with `js` (a JavaScript function's value, awaited), `texts`/`text` (what is visible of
-a selector) and `boxes`; it acts with `tap(selector)` and `tap_at(x, y)` (viewport CSS pixels); `wait` polls a
+a selector) and `boxes`; it acts with `tap(selector)`, `tap_at(x, y)` (viewport CSS pixels) and `type(selector,
+text)`; `wait` polls a
 function until it is truthy. The `engine` fixture (conftest.py) runs a test in each engine. Locally an engine
 that is not installed skips its tests, saying why; under CI=true they fail with that reason.
 `scripts/install-browser.sh` installs all three.
@@ -133,6 +134,15 @@ class Page:
         """Tap the viewport point (x, y), in CSS pixels."""
         raise NotImplementedError
 
+    def type(self, selector: str, text: str) -> None:
+        """Tap the field `selector`, then type `text` into it key by key."""
+        self.tap(selector)
+        self.wait("(s) => document.activeElement === document.querySelector(s)", selector)
+        self.keys(text)
+
+    def keys(self, text: str) -> None:
+        raise NotImplementedError
+
     def screenshot(self, path: Path) -> Path:
         """The viewport as the engine paints it, once what the page shows now has been painted (WebKit's
         screenshot is otherwise the frame before, seconds old on a loaded machine)."""
@@ -222,6 +232,9 @@ class ChromiumPage(Page):
     def tap_at(self, x: float, y: float) -> None:
         self.page.touchscreen.tap(x, y)
 
+    def keys(self, text: str) -> None:
+        self.page.keyboard.type(text)
+
     def capture(self, path: Path) -> Path:
         self.page.screenshot(path=str(path))
         return path
@@ -283,6 +296,11 @@ class WebKitPage(Page):
         actions = ActionBuilder(self.driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
         actions.pointer_action.move_to_location(int(round(x)), int(round(y))).pointer_down().pointer_up()
         actions.perform()
+
+    def keys(self, text: str) -> None:
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        ActionChains(self.driver).send_keys(text).perform()
 
     def capture(self, path: Path) -> Path:
         self.driver.save_screenshot(str(path))
@@ -387,6 +405,9 @@ class FirefoxPage(Page):
 
     def tap_at(self, x: float, y: float) -> None:
         self.bridge.call("tapAt", page=self.id, x=x, y=y)
+
+    def keys(self, text: str) -> None:
+        self.bridge.call("keys", page=self.id, text=text)
 
     def capture(self, path: Path) -> Path:
         self.bridge.call("screenshot", page=self.id, path=str(path))

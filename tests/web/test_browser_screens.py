@@ -128,3 +128,69 @@ def test_a_warning_shows_under_the_header_and_never_over_it(engine, table):
         on_top = page.js("""() => { const r = document.getElementById('turn-text').getBoundingClientRect();
           return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.id; }""")
         assert on_top == "turn-text", (page.engine, on_top)
+
+
+def test_a_wrong_pin_says_so(engine, table):
+    """A wrong PIN showed the same blank PIN dialog again, with no word of what happened."""
+    controller, _, _, server = table
+    with engine.open(server.url + "/", PHONE) as page:
+        page.wait_text("#turn-text", "Initiative")
+        page.tap("#next-phase")
+        page.tap("#confirm-dialog button[value=ok]")
+        page.wait("() => document.getElementById('pin-dialog').open")
+        assert page.text("#pin-problem") == ""                            # nothing went wrong yet
+        page.type("#pin-input", "0000")
+        page.tap("#pin-dialog button[value=ok]")
+        said = page.wait_text("#pin-problem", "did not take PIN 0000")
+        assert "wrong PIN" in said and page.js("() => document.getElementById('pin-dialog').open")
+        page.type("#pin-input", PIN)
+        page.tap("#pin-dialog button[value=ok]")
+        page.wait_text("#turn-text", "Activations")
+        assert controller.snapshot().phase["phase"] == "activations"
+
+
+TO_SCREEN = """(id) => {
+  const svg = document.getElementById("board"), point = svg.createSVGPoint();
+  const model = window.smarttable.state.scene.models.find((m) => m.id === id);
+  point.x = model.x; point.y = model.y;
+  const screen = point.matrixTransform(svg.getScreenCTM());
+  return [screen.x, screen.y];
+}"""
+
+
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_cover_from_names_the_pieces(engine, table):
+    """The card said "cover from: cover" where `los` answers cover_from ["bunker"]."""
+    controller, _, _, server = table
+    assert controller.ruleset().ask("los", ["gunner-1", "sniper-1"])["cover_from"] == ["bunker"]
+    with engine.open(server.url + "/", PHONE) as page:
+        page.wait("() => !!document.querySelector('[data-model]')")
+        for model in ("gunner-1", "sniper-1"):
+            page.tap_at(*page.js(TO_SCREEN, model))
+        card = page.wait_text("#info", "cover from")
+        assert "cover from\nbunker" in card or "cover from bunker" in card.replace("\t", " "), card
+
+
+@pytest.mark.parametrize("where", ["#board", "#dice", "#log", "#replay", "#setup/camera", "#setup/terrain",
+                                   "#setup/roster", "#setup/settings", "#setup/leds"])
+def test_every_page_fits_a_320_px_phone(engine, table, where):
+    """Replay's game picker ("Game 46 · synaptik · 12/2/2026, 1:08:58 AM (now) · 5 events") made the page
+    575-600 px wide at 390, and a tap on Set-up then missed."""
+    controller, _, _, server = table
+    controller.start_game(controller.state.scene)                        # two games: the picker shows
+    with engine.open(server.url + "/" + where, NARROW) as page:
+        page.wait("() => !!window.smarttable?.state?.scene")
+        if where == "#replay":
+            page.wait("() => !document.getElementById('replay-game').hidden")
+            assert "events" in page.js("() => document.getElementById('replay-game').selectedOptions[0].textContent")
+        page.wait("() => document.readyState === 'complete'")
+        wide = page.js("""() => [...document.querySelectorAll('body *')].filter((e) => e.getClientRects().length
+          && e.getBoundingClientRect().right > innerWidth + 0.5).map((e) => [e.id || e.className || e.tagName, e.textContent.slice(0, 30), Math.round(e.getBoundingClientRect().right)])""")
+        wide += page.js("""() => { const out = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          while (walk.nextNode()) { const range = document.createRange(); range.selectNodeContents(walk.currentNode);
+            if ([...range.getClientRects()].some((r) => r.right > innerWidth + 0.5))
+              out.push(walk.currentNode.textContent.trim().slice(0, 40)); }
+          return out; }""")                                          # words running out of their boxes
+        assert page.js("() => document.documentElement.scrollWidth") <= 320 and wide == [], (page.engine, wide)
+        page.tap("#tabs a[href^='#setup']")                                # the tab bar is on screen to tap
+        page.wait("() => location.hash.startsWith('#setup')")

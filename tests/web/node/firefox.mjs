@@ -1,6 +1,6 @@
 // Debian's Firefox ESR for the panel's browser tests, driven by puppeteer-core over WebDriver BiDi.
 // tests/web/engines.py starts it and speaks JSON lines: {"id", "op", ...} in, {"id", "value"|"error"} out.
-// ops: open {width, height} -> page id; goto {url}, js {fn, args}, tapAt {x, y}, screenshot {path},
+// ops: open {width, height} -> page id; goto {url}, js {fn, args}, tapAt {x, y}, keys {text}, screenshot {path},
 // errors, close {page}. Usage: node firefox.mjs FIREFOX_BINARY
 import { createInterface } from "node:readline";
 import puppeteer from "puppeteer-core";
@@ -24,6 +24,7 @@ const ops = {
   goto: ({ page, url }) => pages.get(page).page.goto(url).then(() => null),
   js: ({ page, fn, args }) => pages.get(page).page.evaluate(`(${fn})(...${JSON.stringify(args)})`),
   tapAt: ({ page, x, y }) => pages.get(page).page.touchscreen.tap(x, y).then(() => null),
+  keys: ({ page, text }) => pages.get(page).page.keyboard.type(text).then(() => null),
   screenshot: ({ page, path }) => pages.get(page).page.screenshot({ path }).then(() => path),
   errors: ({ page }) => pages.get(page).errors,
   async close({ page }) {

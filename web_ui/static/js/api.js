@@ -53,9 +53,13 @@ export async function getJSON(url) {
   }
 }
 
-function askPin() {
+// Ask for the PIN; `why` says what went wrong with the last one (shown above the field).
+function askPin(why = "") {
   const dialog = document.getElementById("pin-dialog");
   const input = document.getElementById("pin-input");
+  const problem = document.getElementById("pin-problem");
+  problem.textContent = why;
+  problem.hidden = !why;
   input.value = "";
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok" ? input.value.trim() : null),
@@ -68,10 +72,11 @@ function askPin() {
 export async function send(method, url, body) {
   if (document.body.classList.contains("offline"))
     throw new Error("Offline: the table cannot be reached, so nothing was changed. Try again when it is back.");
+  let refused = "";
   for (let attempt = 0; attempt < 3; attempt++) {
     let pin = localStorage.getItem(PIN_KEY);
     if (!pin) {
-      pin = await askPin();
+      pin = await askPin(refused);
       if (!pin) throw new Error("cancelled");
       localStorage.setItem(PIN_KEY, pin);
     }
@@ -83,11 +88,15 @@ export async function send(method, url, body) {
     });
     const wait = response.status === 429 ? retryAfter(response) : null;     // refused, so not applied
     if (wait !== null && attempt < 2) { await sleep(wait); continue; }
-    if (response.status === 401 || response.status === 403) { localStorage.removeItem(PIN_KEY); continue; }
+    if (response.status === 401 || response.status === 403) {
+      localStorage.removeItem(PIN_KEY);
+      refused = `The table did not take PIN ${pin}: ${data.error || "wrong PIN"}. Try again.`;
+      continue;
+    }
     if (!response.ok) throw Object.assign(new Error(data.error || response.statusText), data);
     return data;
   }
-  throw new Error("wrong PIN");
+  throw new Error("Wrong PIN: the table refused it three times, so nothing was changed.");
 }
 
 export function toast(message, ok = false) {

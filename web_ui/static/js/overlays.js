@@ -95,6 +95,7 @@ function drawCover(group, scene, coverFrom) {
 // A sight answer's cover in words: "soft cover hexside between [7,3] and [8,3] (light)", "Walker (b4)".
 export function coverWords(scene, coverFrom) {
   return coverFrom.map((c) => {
+    if (typeof c === "string") return c;           // a terrain piece (its id, as the board labels it)
     const grade = c.cover ? ` (${c.cover})` : "";
     if (c.kind === "hexside") {
       const [a, b] = c.between;
