@@ -40,7 +40,7 @@ BASE_SHAPES = ("circle", "oval", "rect")
 Hex = tuple[int, int]
 Keys = dict[str, frozenset[str]]
 _SCENE_PARTS = frozenset({"format", "ruleset", "board", "hexgrid", "terrain", "hexes", "hexsides", "units",
-                          "models"})  # the rest of the top level is kept in Scene.extra
+                          "models", "players"})  # the rest of the top level is kept in Scene.extra
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,7 @@ class Scene:
     units: tuple[Unit, ...] = ()
     models: tuple[Model, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    players: tuple[str, ...] = ()         # the players in turn order (none given: the units' players, sorted)
 
     @cached_property
     def _by_id(self) -> tuple[dict[str, Unit], dict[str, Model], dict[str, tuple[Model, ...]]]:
@@ -357,13 +358,12 @@ def parse_scene(document: Any, source: str = "") -> Scene:
         a, b = (r.hex(h, f"hexsides[{i}].between[{j}]") for j, h in enumerate(pair))
         if (abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[0] + a[1] - b[0] - b[1])) != 2:
             raise r.fail(f"hexsides[{i}].between", f"hexes {list(a)} and {list(b)} are not neighbours")
-        feature = s.get("feature")
-        if feature not in HEXSIDE_FEATURES:
-            raise r.fail(f"hexsides[{i}].feature", f"unknown hexside feature {feature!r}")
+        feature = r.choice(s.get("feature"), f"hexsides[{i}].feature", HEXSIDE_FEATURES, "hexside feature")
         hexsides.append(Hexside((a, b), feature))
     units = tuple(_unit(r, u, f"units[{i}]", keys)
                   for i, u in enumerate(r.array(data.get("units", []), "units")))
     _unique(r, list(units), "units")
+    players = _players(r, data.get("players"), units)
     unit_ids = {u.id for u in units}
     model_data = r.array(data.get("models", []), "models")
     most = model_limit(board.width, board.height)
@@ -373,7 +373,21 @@ def parse_scene(document: Any, source: str = "") -> Scene:
     models = tuple(_model(r, m, f"models[{i}]", unit_ids, grid, keys) for i, m in enumerate(model_data))
     _unique(r, list(models), "models")
     extra = {k: v for k, v in data.items() if k not in _SCENE_PARTS}
-    return Scene(ruleset, board, grid, terrain, tuple(hexes), tuple(hexsides), units, models, extra)
+    return Scene(ruleset, board, grid, terrain, tuple(hexes), tuple(hexsides), units, models, extra, players)
+
+
+def _players(r: JsonReader, value: Any, units: tuple[Unit, ...]) -> tuple[str, ...]:
+    """The scene's `players` (names in turn order; optional): each unit's player must be one of them."""
+    if value is None:
+        return ()
+    names = tuple(r.string(p, f"players[{i}]") for i, p in enumerate(r.array(value, "players")))
+    if len(set(names)) != len(names):
+        raise r.fail("players", f"a player is named twice: {list(names)}")
+    for i, unit in enumerate(units):
+        if unit.player not in names:
+            raise r.fail(f"units[{i}].player",
+                         f"{unit.player!r} is not one of the players ({', '.join(names)})")
+    return names
 
 
 def load_scene(path: str | Path) -> Scene:
@@ -424,6 +438,8 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
                        for s in scene.hexsides]
     doc["units"] = [_unit_to_dict(u) for u in scene.units]
     doc["models"] = [_model_to_dict(m) for m in scene.models]
+    if scene.players:
+        doc["players"] = list(scene.players)
     doc.update(scene.extra)
     return doc
 

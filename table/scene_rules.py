@@ -18,7 +18,7 @@ SCENE_PLACES = ("scene", "board", "hexgrid", "terrain", "hexes", "hexsides", "un
                 "base")
 CONTRACT_KEYS: Mapping[str, frozenset[str]] = {
     "scene": frozenset({"format", "ruleset", "board", "hexgrid", "terrain", "hexes", "hexsides", "units",
-                        "models", "note"}),
+                        "models", "note", "players"}),
     "board": frozenset({"width", "height"}),
     "hexgrid": frozenset({"size", "orientation", "origin"}),
     "terrain": frozenset({"id", "polygon", "height", "traits"}),

@@ -180,13 +180,18 @@ def acknowledge(warning_id: str) -> Response:
 @bp.put("/terrain")
 @needs_pin
 def set_terrain() -> Response:
+    """`{"terrain": [...]}` (the pieces), with or instead of `hexes`, `hexsides` and `board` (the rule
+    system's board keys: deployment zones, objectives), each as in the scene file."""
     data = body()
-    only(data, {"terrain"})
-    terrain = data.get("terrain")
+    only(data, {"terrain", "hexes", "hexsides", "board"})
     scene = thaw(panel().controller.snapshot().scene)
-    scene["terrain"] = terrain
+    params: dict[str, Any] = {k: data[k] for k in ("terrain", "hexes", "hexsides", "board") if k in data}
     try:
-        limits.terrain("set_terrain", "terrain", terrain)
+        limits.board_changes("set_terrain", params, get_ruleset(scene["ruleset"]).scenario_keys)
+        for key in ("terrain", "hexes", "hexsides"):
+            if key in params:
+                scene[key] = params[key]
+        scene.update({k: v for k, v in params.get("board", {}).items() if v is not None})
         parsed = parse_scene(scene)
         for i, piece in enumerate(parsed.terrain):
             limits.on_board("set_terrain", f"terrain[{i}].polygon", piece.polygon, parsed.board.width,
@@ -196,16 +201,31 @@ def set_terrain() -> Response:
     except SceneError as exc:
         field, _, message = str(exc).partition(": ")
         raise ApiError(400, field, message or str(exc)) from None
-    return run("set_terrain", "terrain", terrain=terrain)
+    return run("set_terrain", "terrain", **params)
 
 
 @bp.post("/roster/assign")
 @needs_pin
 def assign_marker() -> Response:
+    """`{"model", "marker"}`, or `{"unit", "marker"}` (the unit's first model without a marker);
+    without `marker`, the one marker in view that no model has (the model just placed)."""
     data = body()
-    only(data, {"model", "marker"})
-    model = ident(data.get("model"), "model")
-    if not any(m.get("id") == model for m in panel().controller.snapshot().scene.get("models", [])):
+    only(data, {"model", "unit", "marker"})
+    if ("model" in data) == ("unit" in data):
+        raise ApiError(400, "model", "give the model (model) or its unit (unit)")
+    models = panel().controller.snapshot().scene.get("models", [])
+    if "unit" in data:
+        unit = ident(data["unit"], "unit")
+        mine = [m for m in models if m.get("unit") == unit]
+        if not mine:
+            raise ApiError(404, "unit", f"no unit {unit!r} with models in the scene")
+        free = [m for m in mine if m.get("marker") is None]
+        if not free:
+            raise ApiError(409, "unit", f"every model of {unit} has a marker: name the model")
+        model = str(free[0]["id"])
+    else:
+        model = ident(data.get("model"), "model")
+    if not any(m.get("id") == model for m in models):
         raise ApiError(404, "model", f"no model {model!r} in the scene")
     if data.get("marker") is not None:
         marker = integer(data["marker"], "marker", 0, limits.MAX_MARKER)

@@ -8,6 +8,7 @@ from table import registry
 from table.rules import all_rulesets
 from table.rules.declarations import PLAIN_DICE, DiceField, DiceKind
 from table.scene import TERRAIN_TRAITS
+from web_ui import openapi_army
 from web_ui.auth import PIN_HEADER
 from web_ui.inputs import MAX_INT
 from web_ui.markers import IDS_PATTERN
@@ -76,6 +77,7 @@ def _object(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, 
 
 
 NONE = {"nullable": True, "enum": [None]}   # only null
+MARKER = {"type": "integer", "minimum": 0, "maximum": 4095, "nullable": True}
 HEX = {"type": "array", "minItems": 2, "maxItems": 2,
        "items": {"type": "integer", "minimum": -1000, "maximum": 1000}}
 
@@ -212,7 +214,7 @@ def document() -> dict[str, Any]:
         "info": {"title": "Smart table panel API", "version": "1",
                  "description": "Reading is open; every change needs the table's PIN in the "
                                 f"{PIN_HEADER} header. Errors are {{\"error\", \"field\"}}."},
-        "components": {"schemas": SCHEMAS, "securitySchemes": {
+        "components": {"schemas": {**SCHEMAS, **openapi_army.SCHEMAS}, "securitySchemes": {
             "pin": {"type": "apiKey", "in": "header", "name": PIN_HEADER}}},
         "paths": {
             "/api/state": {"get": _read("The live table", _ref("State"))},
@@ -284,12 +286,19 @@ def document() -> dict[str, Any]:
             "/api/roll": {"post": _change("Roll dice as the rule system does (logged)", roll)},
             "/api/warnings/{warning_id}/acknowledge": {"post": _change(
                 "Acknowledge a warning", _object({}), 404, params=[_q("warning_id", ID, "path")])},
-            "/api/terrain": {"put": _change("Replace the scene's terrain", _object(
-                {"terrain": {"type": "array", "maxItems": 200, "items": _ref("Terrain")}}, ("terrain",)))},
-            "/api/roster/assign": {"post": _change("Bind a marker to a model", _object(
-                {"model": ID, "marker": {"type": "integer", "minimum": 0, "maximum": 4095,
-                                         "nullable": True}}, ("model",)), 404)},
+            "/api/terrain": {"put": _change(
+                "Replace the board's terrain pieces, hex terrain, hexsides and board keys (each when given)",
+                {**_object({"terrain": {"type": "array", "maxItems": 200, "items": _ref("Terrain")},
+                            "hexes": {"type": "array", "maxItems": 20000, "items": OBJ},
+                            "hexsides": {"type": "array", "maxItems": 20000, "items": OBJ},
+                            "board": OBJ}), "minProperties": 1})},
+            "/api/roster/assign": {"post": _change(
+                "Bind a marker to a model (or to the first model of a unit without one; no marker: the one "
+                "unassigned marker in view)",
+                {"oneOf": [_object({"model": ID, "marker": MARKER}, ("model",)),
+                           _object({"unit": ID, "marker": MARKER}, ("unit",))]}, 404)},
             "/api/settings": {"put": _change("Rule system, rulings options, LED brightness", settings)},
             **_bookmark_paths(),
+            **openapi_army.paths(_read, _change, _q, _object),
         },
     }

@@ -24,6 +24,10 @@ MAX_POINTS = 100             # corners of one piece
 TERRAIN_KEYS = frozenset({"id", "polygon", "height", "traits"})
 MAX_MARKER = 4095            # the largest marker id of the dictionaries the table reads
 MAX_ARGS = 8                 # arguments of a question or a live game's action
+MAX_HEX_ITEMS = 20_000       # hex terrain entries or hexsides of a board
+MAX_MODELS = 50              # models of one unit
+MAX_WEAPONS = 20             # weapons of one unit
+MAX_UNITS = 200              # units of one army list
 
 
 def ident(command: str, field: str, value: Any, optional: bool = False) -> None:
@@ -158,8 +162,83 @@ def _acknowledge(p: Mapping[str, Any]) -> None:
     ident("acknowledge", "id", p.get("id"))
 
 
+def board_changes(command: str, p: Mapping[str, Any], keys: frozenset[str] | None = None) -> None:
+    """A change of the board: terrain pieces, hex terrain, hexsides and the rule system's board keys
+    (`keys`, when known: deployment zones, objectives), at least one of them."""
+    if not any(p.get(k) is not None for k in ("terrain", "hexes", "hexsides", "board")):
+        raise ParamError(command, "terrain", "give terrain, hexes, hexsides or board")
+    if p.get("terrain") is not None:
+        terrain(command, "terrain", p["terrain"])
+    for key in ("hexes", "hexsides"):
+        value = p.get(key)
+        if value is not None and not (isinstance(value, list) and len(value) <= MAX_HEX_ITEMS):
+            raise ParamError(command, key, f"expected a list of at most {MAX_HEX_ITEMS}")
+    board = p.get("board")
+    if board is not None:
+        if not isinstance(board, dict):
+            raise ParamError(command, "board", "expected an object of the rule system's board keys")
+        for key in board:
+            if keys is not None and key not in keys:
+                raise ParamError(command, f"board.{key}",
+                                 f"unknown field (known: {', '.join(sorted(keys)) or 'none'})")
+
+
 def _set_terrain(p: Mapping[str, Any]) -> None:
-    terrain("set_terrain", "terrain", p.get("terrain"))
+    board_changes("set_terrain", p)
+
+
+def unit(command: str, field: str, value: Any, needs_id: bool = True) -> None:
+    """A unit document's shape: an id, a player, a name, stats, weapons (the rule system checks the rest)."""
+    if not isinstance(value, dict):
+        raise ParamError(command, field, "expected a unit object (id, player, name, stats, weapons)")
+    if needs_id or "id" in value:
+        ident(command, f"{field}.id", value.get("id"))
+    if "player" in value:
+        ident(command, f"{field}.player", value["player"])
+    if "name" in value and not (isinstance(value["name"], str) and len(value["name"]) <= MAX_NAME):
+        raise ParamError(command, f"{field}.name", f"expected a name of at most {MAX_NAME} characters")
+    if "stats" in value and not isinstance(value["stats"], dict):
+        raise ParamError(command, f"{field}.stats", "expected an object")
+    weapons = value.get("weapons", [])
+    if not (isinstance(weapons, list) and len(weapons) <= MAX_WEAPONS
+            and all(isinstance(w, dict) for w in weapons)):
+        raise ParamError(command, f"{field}.weapons",
+                         f"expected a list of at most {MAX_WEAPONS} weapon objects")
+
+
+def unit_change(command: str, p: Mapping[str, Any], needs_unit: bool) -> None:
+    """A unit's change: its document (needed to add one), its models, or a count of new ones."""
+    if p.get("unit") is not None or needs_unit:
+        unit(command, "unit", p.get("unit"), needs_id=needs_unit)
+    models = p.get("models")
+    if models is not None and not (isinstance(models, list) and 1 <= len(models) <= MAX_MODELS
+                                   and all(isinstance(m, dict) for m in models)):
+        raise ParamError(command, "models", f"expected a list of 1 to {MAX_MODELS} model objects")
+    if p.get("count") is not None:
+        whole(command, "count", p["count"], 1, MAX_MODELS)
+
+
+def _add_unit(p: Mapping[str, Any]) -> None:
+    unit_change("add_unit", p, True)
+
+
+def _edit_unit(p: Mapping[str, Any]) -> None:
+    ident("edit_unit", "id", p.get("id"))
+    unit_change("edit_unit", p, False)
+
+
+def _remove_unit(p: Mapping[str, Any]) -> None:
+    ident("remove_unit", "id", p.get("id"))
+
+
+def _load_army(p: Mapping[str, Any]) -> None:
+    army = p.get("army")
+    if not isinstance(army, dict):
+        raise ParamError("load_army", "army", "expected an army list (smarttable-army/1)")
+    units = army.get("units", [])
+    if not isinstance(units, list) or len(units) > MAX_UNITS:
+        raise ParamError("load_army", "army.units", f"expected a list of at most {MAX_UNITS} units")
+    ident("load_army", "player", p.get("player"), optional=True)
 
 
 def _assign_marker(p: Mapping[str, Any]) -> None:
@@ -195,6 +274,7 @@ CHECKS: dict[str, Callable[[Mapping[str, Any]], None]] = {
     "select": _select, "target": _target, "ruler": _ruler, "destination": _destination, "weapon": _weapon,
     "game_action": _game_action, "acknowledge": _acknowledge, "set_terrain": _set_terrain,
     "assign_marker": _assign_marker, "settings": _settings, "measure": _measure, "new_game": _new_game,
+    "add_unit": _add_unit, "edit_unit": _edit_unit, "remove_unit": _remove_unit, "load_army": _load_army,
 }
 
 

@@ -359,6 +359,13 @@ class TableController:
         return ({int(k) for k in markers_.corners} | {int(k) for k in markers_.edges}
                 | {markers_.pointer_id} | set(state.markers()))
 
+    def _unassigned(self, state: GameState) -> list[dict[str, Any]]:
+        """The markers the camera sees now that no model has (nor a corner or the pointer): each with
+        where it stands, to the tenth of an inch, for the panel to offer to a model."""
+        known = self._known_markers(state)
+        return [{"marker": marker, "x": round(x, 1), "y": round(y, 1)}
+                for marker, (x, y) in sorted(self.sightings.seen.items()) if marker not in known]
+
     def _settled(self) -> None:
         """On the worker, once it is idle: take up its report and publish what is committed."""
         with self._lock:
@@ -373,7 +380,7 @@ class TableController:
         status = {**self.status, "log": log_state, "log_detail": log_detail,
                   "hardware_error": self.leds.error, "hardware": self.hw.describe(),
                   "rulings": state.rulings, "game": self.game,
-                  "markers_seen": len(self.sightings.seen),
+                  "markers_seen": len(self.sightings.seen), "unassigned": self._unassigned(state),
                   "brightness": state.brightness if state.brightness is not None else self.leds.brightness}
         camera_started = bool(self.status["frames"])
         timeout = self.config.tracking.occlusion_timeout_s

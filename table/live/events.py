@@ -39,6 +39,7 @@ from table.live.table_events import (
     Roll,
     SetTerrain,
     Settings,
+    UnitChange,
     WarningCleared,
     WarningRaised,
 )
@@ -46,8 +47,8 @@ from table.scene import Scene
 
 __all__ = ["Acknowledge", "AssignMarker", "Bookmark", "Camera", "Confirm", "Destination", "Event",
            "GameAction", "GameStart", "Measure", "Move", "PhaseChange", "Roll", "Ruler", "Select",
-           "SetTerrain", "Settings", "Target", "Undo", "WarningCleared", "WarningRaised", "Weapon", "apply",
-           "decode", "encode", "new_game"]
+           "SetTerrain", "Settings", "Target", "Undo", "UnitChange", "WarningCleared", "WarningRaised",
+           "Weapon", "apply", "decode", "encode", "new_game"]
 
 ENVELOPE = frozenset({"kind", "seq", "ts", "game"})   # what the log adds around an event's own fields
 

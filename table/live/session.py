@@ -14,6 +14,7 @@ from typing import Any
 from table.errors import QueryError, TableError
 from table.live.events import Event, GameStart, Undo, apply, decode, new_game
 from table.live.state import Activation, GameState, moved_distance
+from table.scene import Scene
 
 __all__ = ["Activation", "GameState", "Session", "moved_distance", "new_game", "replay"]
 
@@ -39,7 +40,7 @@ class Session:
             if not self._undo or self.state is None:
                 raise QueryError("nothing to undo")
             previous = self._undo[-1]
-            return replace(previous, scene=previous.scene.with_models(self.state.scene.models))
+            return replace(previous, scene=standing_as_now(previous.scene, self.state.scene))
         return apply(self.state, event)
 
     def apply(self, event: Event) -> GameState:
@@ -52,6 +53,15 @@ class Session:
             self._undo = [*self._undo[-(self.UNDO_DEPTH - 1):], self.state]
         self.state = new
         return new
+
+
+def standing_as_now(before: Scene, now: Scene) -> Scene:
+    """The scene `before` with each of its models standing where it stands `now` (an undo takes back
+    a change, never where the camera sees a model)."""
+    where = {m.id: m for m in now.models}
+    return before.with_models(tuple(
+        replace(m, x=w.x, y=w.y, heading=w.heading, hex=w.hex) if (w := where.get(m.id)) is not None else m
+        for m in before.models))
 
 
 def replay(stored: Iterable[Mapping[str, Any]], session: Session | None = None) -> Session:

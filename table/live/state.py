@@ -37,7 +37,6 @@ class GameState:
     finished: tuple[Activation, ...] = ()     # activations over in this phase
     activations: int = 0
     acknowledged: frozenset[str] = frozenset()
-    roster: tuple[tuple[int, str], ...] = ()
     brightness: float | None = None
     rulings: dict[str, Any] = field(default_factory=dict)
     last_roll: dict[str, Any] | None = None
@@ -62,7 +61,8 @@ class GameState:
 
     @property
     def players(self) -> list[str]:
-        return sorted({u.player for u in self.scene.units})
+        """In turn order: the scene's `players`, else its units' players sorted."""
+        return list(self.scene.players) or sorted({u.player for u in self.scene.units})
 
     @property
     def steps(self) -> tuple[Phase, ...]:
@@ -82,12 +82,8 @@ class GameState:
         return players[index % len(players)]
 
     def markers(self) -> dict[int, str]:
-        """Marker id -> model id: the scene's `marker` fields, overridden by assignments."""
-        bound = {m.marker: m.id for m in self.scene.models if m.marker is not None}
-        for marker, model in self.roster:
-            bound = {k: v for k, v in bound.items() if v != model}
-            bound[marker] = model
-        return bound
+        """Marker id -> model id: the scene's `marker` fields (an assignment changes them)."""
+        return {m.marker: m.id for m in self.scene.models if m.marker is not None}
 
     def phase_dict(self) -> dict[str, Any]:
         return {"turn": self.turn, "phase": self.phase, "player": self.player, "step": self.step,

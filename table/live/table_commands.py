@@ -8,69 +8,31 @@ from __future__ import annotations
 
 import inspect
 import logging
-import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from table.errors import QueryError, TableError
-from table.live import command_limits, display, rolls
+from table.live import army_commands, command_limits, display, rolls
+from table.live.command_api import TableController
 from table.live.events import (
     Acknowledge,
     AssignMarker,
     Confirm,
     Destination,
-    Event,
     GameAction,
     Measure,
     PhaseChange,
     Roll,
     Ruler,
     Select,
-    SetTerrain,
     Settings,
     Target,
     Undo,
     Weapon,
 )
-from table.live.live_games import LiveGames
-from table.live.session import GameState, Session
-from table.live.sigmas import Sigmas, with_sigmas
+from table.live.sigmas import with_sigmas
 from table.rules import get_ruleset
-from table.rules.base import Ruleset
-from table.scene import Scene, parse_scene
-
-
-class TableController(Protocol):
-    """What the commands need of the controller (`table.live.controller.TableController`)."""
-
-    rng: random.Random
-    games: LiveGames
-
-    @property
-    def session(self) -> Session: ...
-
-    @property
-    def game(self) -> int: ...
-
-    @property
-    def state(self) -> GameState: ...
-
-    def model_sigmas(self) -> Sigmas: ...
-
-    def rotate_pin(self) -> None: ...
-
-    def emit(self, event: Event) -> GameState: ...
-
-    def command(self, name: str, **params: Any) -> dict[str, Any]: ...
-
-    def current_warnings(self) -> list[dict[str, Any]]: ...
-
-    def ruleset(self) -> Ruleset | None: ...
-
-    def start_game(self, scene: Scene) -> None: ...
-
-    def take_bookmark(self, a: str | None = None, b: str | None = None,
-                      ruler: bool = False) -> dict[str, Any]: ...
+from table.scene import parse_scene
 
 log = logging.getLogger(__name__)
 
@@ -199,15 +161,6 @@ def acknowledge(c: TableController, id: Any) -> dict[str, Any]:
     return {"acknowledged": str(id)}
 
 
-def set_terrain(c: TableController, terrain: list[Any]) -> dict[str, Any]:
-    board = c.session.preview(SetTerrain(tuple(terrain))).scene
-    for i, piece in enumerate(board.terrain):
-        command_limits.on_board("set_terrain", f"terrain[{i}].polygon", piece.polygon, board.board.width,
-                                board.board.height)
-    state = c.emit(SetTerrain(tuple(terrain)))
-    return {"terrain": [t.id for t in state.scene.terrain]}
-
-
 def assign_marker(c: TableController, model: Any, marker: int | None = None) -> dict[str, Any]:
     state = c.emit(AssignMarker(str(model), None if marker is None else int(marker)))
     return {"roster": {str(k): v for k, v in sorted(state.markers().items())}}
@@ -248,9 +201,9 @@ def new_game(c: TableController, scene: dict[str, Any] | None = None) -> dict[st
 
 COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
-    "roll": roll, "acknowledge": acknowledge, "set_terrain": set_terrain, "assign_marker": assign_marker,
+    "roll": roll, "acknowledge": acknowledge, "assign_marker": assign_marker,
     "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
-    "weapon": weapon, "ruler": ruler,
+    "weapon": weapon, "ruler": ruler, **army_commands.COMMANDS,
 }
 
 

@@ -1,5 +1,5 @@
-"""The table's own events: warnings raised, acknowledged and cleared, terrain, marker assignments
-and settings changed, dice rolled, questions asked and the camera's state."""
+"""The table's own events: warnings raised, acknowledged and cleared, terrain, units, marker
+assignments and settings changed, dice rolled, questions asked and the camera's state."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from table.errors import QueryError
 from table.frozen import FrozenJson, thaw
 from table.live.event_base import Event, Fields, freeze_fields, model_in, optional, register
 from table.live.state import GameState
+from table.rules.setups import stage
 from table.scene import parse_scene, scene_to_dict
 
 
@@ -76,31 +78,121 @@ class WarningCleared(Event):
 @register
 @dataclass(frozen=True)
 class SetTerrain(Event):
-    """The board's terrain pieces replaced (scene file format: `terrain`)."""
+    """The board's terrain replaced (scene file format): its pieces (`terrain`), and, each when given,
+    the hex terrain (`hexes`), the hexsides and the rule system's board keys (`board`: deployment
+    zones, objectives; a key set to null is dropped)."""
 
     kind: ClassVar[str] = "terrain"
     undoable: ClassVar[bool] = True
-    terrain: tuple[FrozenJson, ...]
+    terrain: tuple[FrozenJson, ...] | None
+    hexes: tuple[FrozenJson, ...] | None = None
+    hexsides: tuple[FrozenJson, ...] | None = None
+    board: Mapping[str, FrozenJson] | None = None
 
     def __post_init__(self) -> None:
-        freeze_fields(self, "terrain")
+        freeze_fields(self, "terrain", "hexes", "hexsides", "board")
 
     def apply(self, state: GameState) -> GameState:
-        document = {**scene_to_dict(state.scene), "terrain": thaw(self.terrain)}
+        document = scene_to_dict(state.scene)
+        for key in ("terrain", "hexes", "hexsides"):
+            if getattr(self, key) is not None:
+                document[key] = thaw(getattr(self, key))
+        for key, value in thaw(self.board or {}).items():
+            document.pop(key, None) if value is None else document.update({key: value})
         return replace(state, scene=parse_scene(document, "terrain"))
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "terrain": thaw(self.terrain)}
+        return optional({"kind": self.kind}, terrain=None if self.terrain is None else thaw(self.terrain),
+                        hexes=None if self.hexes is None else thaw(self.hexes),
+                        hexsides=None if self.hexsides is None else thaw(self.hexsides),
+                        board=None if self.board is None else thaw(self.board))
 
     @classmethod
     def from_json(cls, read: Fields) -> SetTerrain:
-        return cls(read.array("terrain"))
+        def maybe(name: str) -> tuple[FrozenJson, ...] | None:
+            return read.array(name) if read.has(name) else None
+        return cls(maybe("terrain"), maybe("hexes"), maybe("hexsides"),
+                   read.obj("board") if read.has("board") else None)
+
+
+@register
+@dataclass(frozen=True)
+class UnitChange(Event):
+    """A unit added or changed (`unit`: its scene document, which may rename it) with its models
+    (`models`: their documents; None keeps those it has), or removed (`unit` None, with its models).
+    A model given without a place keeps the one it had, else waits at its player's edge."""
+
+    kind: ClassVar[str] = "unit"
+    undoable: ClassVar[bool] = True
+    id: str
+    unit: Mapping[str, FrozenJson] | None
+    models: tuple[FrozenJson, ...] | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self, "unit", "models")
+
+    def apply(self, state: GameState) -> GameState:
+        doc = scene_to_dict(state.scene)
+        units, models = doc["units"], doc["models"]
+        at = next((i for i, u in enumerate(units) if u["id"] == self.id), None)
+        if self.unit is None and at is None:
+            raise QueryError(f"no unit {self.id!r} in the scene")
+        new_id = self.id if self.unit is None else str(self.unit.get("id", self.id))
+        if new_id != self.id and any(u["id"] == new_id for u in units):
+            raise QueryError(f"unit.id: there is already a unit {new_id!r}")
+        before = {m["id"]: m for m in models if m["unit"] == self.id}
+        kept = [m for m in models if m["unit"] != self.id]
+        if self.unit is None:
+            del units[at]
+            mine: list[dict[str, Any]] = []
+        else:
+            unit = {**thaw(self.unit), "id": new_id}
+            if at is None:
+                units.append(unit)
+            else:
+                units[at] = unit
+            given = list(before.values()) if self.models is None else thaw(self.models)
+            mine = [_placed({**m, "unit": new_id}, before.get(m.get("id"))) for m in given]
+        doc["models"] = kept + mine
+        scene = parse_scene(stage(doc), "unit")
+        return _without_missing(replace(state, scene=scene))
+
+    def to_json(self) -> dict[str, Any]:
+        unit = None if self.unit is None else thaw(self.unit)
+        return optional({"kind": self.kind, "id": self.id, "unit": unit},
+                        models=None if self.models is None else thaw(self.models))
+
+    @classmethod
+    def from_json(cls, read: Fields) -> UnitChange:
+        return cls(read.text("id"), read.obj("unit") if read.data.get("unit") is not None else None,
+                   read.array("models") if read.has("models") else None)
+
+
+def _placed(model: dict[str, Any], before: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A model document given without a place keeps the place it had."""
+    if before is None or {"x", "y", "hex"} & set(model):
+        return model
+    return {**model, **{k: before[k] for k in ("x", "y", "hex", "heading") if k in before}}
+
+
+def _without_missing(state: GameState) -> GameState:
+    """The selection, target, activation and chosen weapons forget units and models no longer there."""
+    scene = state.scene
+    models = {m.id for m in scene.models}
+    units = {u.id for u in scene.units}
+    selected = state.selected if state.selected in models else None
+    target = state.target if state.target in models | units else None
+    activation = state.activation if state.activation is None or state.activation.unit in units else None
+    return replace(state, selected=selected, target=target, activation=activation,
+                   destination=state.destination if selected else None,
+                   weapons=tuple((u, w) for u, w in state.weapons if u in units))
 
 
 @register
 @dataclass(frozen=True)
 class AssignMarker(Event):
-    """A marker assigned to a model (None: the model's assignment dropped)."""
+    """A marker assigned to a model (None: the model's marker dropped): the scene's models change, so a
+    marker belongs to one model at most."""
 
     kind: ClassVar[str] = "marker"
     undoable: ClassVar[bool] = True
@@ -109,10 +201,10 @@ class AssignMarker(Event):
 
     def apply(self, state: GameState) -> GameState:
         model = model_in(state, self.model).id
-        roster = tuple((k, v) for k, v in state.roster if v != model and k != self.marker)
-        if self.marker is not None:
-            roster += ((self.marker, model),)
-        return replace(state, roster=roster)
+        models = tuple(replace(m, marker=self.marker) if m.id == model else
+                       replace(m, marker=None) if self.marker is not None and m.marker == self.marker else m
+                       for m in state.scene.models)
+        return replace(state, scene=state.scene.with_models(models))
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "model": self.model, "marker": self.marker}

@@ -20,7 +20,8 @@ from table import registry
 from table.errors import QueryError
 from table.rules.declarations import Deployment, DiceKind, LiveGame, Phase
 from table.rules.options import Option
-from table.scene import Model, Scene, Unit
+from table.rules.profiles import TerrainKinds, UnitProfile
+from table.scene import TERRAIN_TRAITS, HexGridSpec, Model, Scene, Unit
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -84,6 +85,14 @@ class Ruleset:
     # the scene keys this rule system reads beyond the contract's, by place ("scene", "unit", "weapon",
     # "model"); a scene for it may use these and no others (see table.scene_rules)
     extra_scene_keys: ClassVar[Mapping[str, frozenset[str]]] = {}
+    # the fields of a unit, its weapons and its models (the panel's army builder is generated from them)
+    unit_profile: ClassVar[UnitProfile] = UnitProfile()
+    # the terrain it reads: polygon pieces' traits (inch systems), hex terrain and hexside features
+    terrain_kinds: ClassVar[TerrainKinds] = TerrainKinds(traits=tuple(sorted(TERRAIN_TRAITS)))
+    # top-level scene keys that belong to the board (deployment zones, objectives): a scenario keeps them
+    scenario_keys: ClassVar[frozenset[str]] = frozenset()
+    # the grid an empty board of this system gets (None: no grid)
+    default_hexgrid: ClassVar[HexGridSpec | None] = None
 
     def __init__(self, scene: Scene, rulings: Mapping[str, Any] | None = None):
         given = dict(rulings or {})
@@ -108,7 +117,26 @@ class Ruleset:
                 "options": [o.to_json() for o in cls.options], "phases": [p for p, _ in cls.phases],
                 "rolls": [d.kind for d in cls.dice] + ["dice"], "dice": [d.to_json() for d in cls.dice],
                 "rulings_page": cls.rulings_page, "rule_text": cls.rule_text,
-                "panel": cls.panel_script is not None, "orders": list(cls.order_factors)}
+                "panel": cls.panel_script is not None, "orders": list(cls.order_factors),
+                "units": cls.unit_profile.to_json(), "terrain": cls.terrain_kinds.to_json(),
+                "scenario_keys": sorted(cls.scenario_keys),
+                "hexgrid": None if cls.default_hexgrid is None else {
+                    "size": cls.default_hexgrid.size, "orientation": cls.default_hexgrid.orientation,
+                    "origin": list(cls.default_hexgrid.origin)}}
+
+    @classmethod
+    def empty_scene(cls, width: float = 48.0, height: float = 48.0) -> dict[str, Any]:
+        """An empty board of this system as a scene document (its grid, if it plays on one)."""
+        doc: dict[str, Any] = {"format": "smarttable-scene/1", "ruleset": cls.name,
+                               "board": {"width": width, "height": height}}
+        if cls.default_hexgrid is not None:
+            grid = cls.default_hexgrid
+            doc["hexgrid"] = {"size": grid.size, "orientation": grid.orientation, "origin": list(grid.origin)}
+        return doc
+
+    def check_unit(self, unit_id: str) -> None:
+        """The rule system's own checks of one unit of the scene (QueryError with its message), after its
+        fields have been checked against `unit_profile`; a subclass reads the unit as its engine does."""
 
     def shows_template(self, unit: Unit) -> bool:
         """Whether the live table draws an attack template over this unit's target."""

@@ -10,11 +10,15 @@ from typing import Any
 from table.errors import QueryError
 from table.hexgrid import Hex, HexLayout, distance
 from table.rules.base import Ruleset, question
-from table.scene import HexGridSpec, Model, Scene
+from table.rules.profiles import TerrainKinds
+from table.scene import HEX_TERRAIN, HEXSIDE_FEATURES, HexGridSpec, Model, Scene
 
 
 class HexRuleset(Ruleset):
     """A rule system played on the scene's hex grid. Subclasses add their own questions."""
+
+    terrain_kinds = TerrainKinds(hexes=tuple(sorted(HEX_TERRAIN)), hexsides=tuple(sorted(HEXSIDE_FEATURES)))
+    default_hexgrid = HexGridSpec(1.5, "flat", (1.5, 1.5))
 
     def __init__(self, scene: Scene, rulings: Mapping[str, Any] | None = None):
         super().__init__(scene, rulings)

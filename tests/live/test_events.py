@@ -33,7 +33,7 @@ def summary(state: GameState) -> dict:
     doc = {"turn": state.turn, "step": state.step, "player_index": state.player_index,
            "selected": state.selected, "target": state.target, "activation": activation(state.activation),
            "finished": [activation(a) for a in state.finished], "activations": state.activations,
-           "acknowledged": sorted(state.acknowledged), "roster": state.roster, "brightness": state.brightness,
+           "acknowledged": sorted(state.acknowledged), "markers": sorted(state.markers().items()), "brightness": state.brightness,
            "rulings": state.rulings, "last_roll": state.last_roll, "destination": state.destination,
            "seed": state.seed, "weapons": state.weapons, "actions": state.actions, "ruler": state.ruler,
            "ruleset": state.scene.ruleset, "terrain": [t.id for t in state.scene.terrain],

@@ -13,7 +13,9 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from tests.web.server import PIN, make_app
 from tests.web.tables import demo_controller
 
-CROSS_CHECKED = {"/api/query/{question}", "/api/terrain", "/api/settings"}
+# units, army lists and scenarios are checked by the rule system, and ids must be new or known
+CROSS_CHECKED = {"/api/query/{question}", "/api/terrain", "/api/settings", "/api/units", "/api/units/{unit_id}",
+                 "/api/army", "/api/armies/{name}", "/api/scenarios/{name}"}
 STREAMS = r"^/api/(events|camera\.mjpeg)$"     # endless responses: tested in test_sse.py / test_api.py
 
 

@@ -13,6 +13,7 @@ from shapely.geometry import Point
 
 from table.errors import QueryError
 from table.geometry import footprint, heading_vector
+from table.rules.age_of_tyrants.army import UNIT_PROFILE
 from table.rules.age_of_tyrants.base import POINT, parse_point
 from table.rules.age_of_tyrants.dice import ATTACK
 from table.rules.age_of_tyrants.los import SMOKE_RADIUS
@@ -28,13 +29,16 @@ from table.rules.age_of_tyrants.profile import (
     move_rate,
     number,
     on_table,
+    profiles,
     role,
+    specials,
     stat,
 )
 from table.rules.age_of_tyrants.report import BatchReport
 from table.rules.age_of_tyrants.transport import Transports
 from table.rules.base import question, register
 from table.rules.declarations import Deployment
+from table.rules.profiles import TerrainKinds
 from table.scene import Model, Unit
 
 DEPLOY_DEPTH = 6.0
@@ -64,6 +68,21 @@ class AgeOfTyrants(Transports, BatchReport):
     dice = (ATTACK,)
     pairwise_bands = True
     deployment = Deployment("edge", DEPLOY_DEPTH)
+    unit_profile = UNIT_PROFILE
+    terrain_kinds = TerrainKinds(traits=("concealment", "defensible", "difficult", "elevated", "flat",
+                                         "impassable", "road", "shelter", "wreckage"))
+    scenario_keys = frozenset({"deployment"})
+
+    def check_unit(self, unit_id: str) -> None:
+        """Each base's card as the questions read it: size, move, role, locomotion, special rules, AP/AM/S."""
+        unit = self.unit(unit_id)
+        for m in self.scene.models_of(unit.id):
+            number(self.scene, m, "size", 1)
+            move_rate(self.scene, m)
+            role(self.scene, m)
+            locomotion(self.scene, m)
+            specials(self.scene, m)
+            profiles(self.scene, m)
 
     def shows_template(self, unit: Unit) -> bool:
         """A unit that bombards drops the template over its target."""

@@ -17,13 +17,15 @@ from table.rules.base import question, register
 from table.rules.declarations import Deployment
 from table.rules.hex_skirmish import checks, combat, initiative, setup, sight, vehicles
 from table.rules.hex_skirmish.analysis import SkirmishAnalysis
+from table.rules.hex_skirmish.army import UNIT_PROFILE
 from table.rules.hex_skirmish.dice import INITIATIVE
 from table.rules.hex_skirmish.field import Field, gap
 from table.rules.hex_skirmish.movement import Ground, Mover
 from table.rules.hex_skirmish.text import SIZES
-from table.rules.hex_skirmish.units import size_class
+from table.rules.hex_skirmish.units import combatant, size_class
 from table.rules.hexbase import HexRuleset, parse_hex
 from table.rules.options import Option
+from table.rules.profiles import TerrainKinds
 from table.scene import HEX_TERRAIN, Model, Scene
 
 TERRAINS = tuple(sorted(HEX_TERRAIN))
@@ -57,6 +59,14 @@ class HexSkirmish(HexRuleset):
               ("shooting", None), ("melee", None))
     dice = (INITIATIVE,)
     deployment = Deployment("hexes")
+    unit_profile = UNIT_PROFILE
+    terrain_kinds = TerrainKinds(hexes=TERRAINS, hexsides=("hard_cover", "soft_cover"))
+    scenario_keys = frozenset({"deployment"})
+
+    def check_unit(self, unit_id: str) -> None:
+        """The unit read as a combatant (type, movement, Dex, size, group, status, weapons)."""
+        unit = self.unit(unit_id)
+        combatant(self.scene, self.scene.units.index(unit), unit)
 
     def __init__(self, scene: Scene, rulings: Mapping[str, Any] | None = None):
         super().__init__(scene, rulings)

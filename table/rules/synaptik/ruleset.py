@@ -21,6 +21,8 @@ from table.geometry import MM_PER_INCH, Point2, base_outline, footprint, inner_r
 from table.rules.base import question, register
 from table.rules.inch import METHODS, InchRuleset, finite, inches
 from table.rules.options import Option
+from table.rules.profiles import TerrainKinds
+from table.rules.synaptik.army import UNIT_PROFILE
 from table.rules.synaptik.cover import Bases, covers_on_lines
 from table.rules.synaptik.dice import POOL
 from table.rules.synaptik.los import Sight, SightLines
@@ -70,6 +72,17 @@ class Synaptik(InchRuleset):
     order_factors = ORDERS
     dice = (POOL,)
     pairwise_bands = True
+    unit_profile = UNIT_PROFILE
+    terrain_kinds = TerrainKinds(traits=("light_cover", "heavy_cover", "impassable", "difficult", "road",
+                                         "flat"))
+
+    def check_unit(self, unit_id: str) -> None:
+        """Movement, toughness and each model's wounds as the questions read them."""
+        unit = self.unit(unit_id)
+        self.movement_of(unit)
+        toughness = finite(unit.stats.get("toughness", 1), f"unit {unit.id!r} stats.toughness")
+        for m in self.scene.models_of(unit.id):
+            finite(m.extra.get("wounds", toughness), f"model {m.id!r} wounds")
 
     # ------------------------------------------------------------ scene-wide indexes (built once)
 

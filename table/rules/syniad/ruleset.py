@@ -15,13 +15,15 @@ from table.hexgrid import Hex
 from table.rules.base import question, register
 from table.rules.hexbase import HexRuleset, parse_hex
 from table.rules.options import Option
+from table.rules.profiles import TerrainKinds
 from table.rules.syniad import combat, physical
 from table.rules.syniad.analysis import SyniadAnalysis
+from table.rules.syniad.army import UNIT_PROFILE
 from table.rules.syniad.dice import COMBAT
 from table.rules.syniad.game import SyniadGame
 from table.rules.syniad.live import SyniadLive
 from table.rules.syniad.sight import DEFAULT_BLOCKING, sight
-from table.rules.syniad.state import SyniadState, map_from_scene
+from table.rules.syniad.state import SyniadState, counter_stats, map_from_scene
 from table.rules.syniad.terrain import STACK_LIMIT, TERRAIN_COST, SyniadMap
 
 
@@ -37,6 +39,12 @@ class Syniad(HexRuleset):
     dice = (COMBAT,)
     live_game = SyniadLive
     panel_script = "panel.js"
+    unit_profile = UNIT_PROFILE
+    terrain_kinds = TerrainKinds(hexes=tuple(sorted(TERRAIN_COST)), hexsides=("river",))
+
+    def check_unit(self, unit_id: str) -> None:
+        """A counter's movement and combat strength, as a game reads them."""
+        counter_stats(self.unit(unit_id))
 
     @cached_property
     def state(self) -> SyniadState:

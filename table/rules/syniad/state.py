@@ -13,7 +13,7 @@ from table.errors import QueryError
 from table.hexgrid import Hex, HexLayout, Hexside
 from table.rules.syniad.movement import Obstacles, Reach, obstacles, search
 from table.rules.syniad.terrain import SyniadMap
-from table.scene import HexGridSpec, Scene
+from table.scene import HexGridSpec, Scene, Unit
 
 STATUSES = ("available", "selected", "moved", "attacking", "attacked", "unavailable")
 
@@ -63,6 +63,11 @@ def _stat(unit_id: str, stats: dict[str, Any], key: str, minimum: int) -> int:
         raise QueryError(f"unit {unit_id!r}: stats.{key} must be an integer of at least {minimum} "
                          f"for Syniad, got {got}")
     return value
+
+
+def counter_stats(unit: Unit) -> tuple[int, int]:
+    """A unit's movement and combat strength, checked as a counter needs them."""
+    return _stat(unit.id, unit.stats, "movement", 0), _stat(unit.id, unit.stats, "combat_strength", 1)
 
 
 class StateListener(Protocol):
