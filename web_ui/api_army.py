@@ -17,7 +17,7 @@ from web_ui import storage
 from web_ui.auth import needs_pin
 from web_ui.context import panel
 from web_ui.errors import ApiError
-from web_ui.inputs import body, ident, only
+from web_ui.inputs import body, ident, integer, only
 
 bp = Blueprint("api_army", __name__, url_prefix="/api")
 
@@ -68,21 +68,44 @@ def _name(value: Any, field: str) -> str:
 # ------------------------------------------------------------------ units
 
 
+def unit_body(data: dict[str, Any], needs_unit: bool) -> dict[str, Any]:
+    """A unit request's shape, as the API document gives it (the rule system checks the rest)."""
+    only(data, UNIT_FIELDS)
+    unit = data.get("unit")
+    if unit is not None or needs_unit:
+        if not isinstance(unit, dict):
+            raise ApiError(400, "unit", "expected a unit object (id, player, name, stats, weapons)")
+        if "id" in unit or needs_unit:
+            ident(unit.get("id"), "unit.id")
+        if "player" in unit:
+            ident(unit["player"], "unit.player")
+        if "name" in unit and not (isinstance(unit["name"], str) and len(unit["name"]) <= 64):
+            raise ApiError(400, "unit.name", "expected a name of at most 64 characters")
+        if "stats" in unit and not isinstance(unit["stats"], dict):
+            raise ApiError(400, "unit.stats", "expected an object")
+        weapons = unit.get("weapons", [])
+        if not (isinstance(weapons, list) and len(weapons) <= 20
+                and all(isinstance(w, dict) for w in weapons)):
+            raise ApiError(400, "unit.weapons", "expected a list of at most 20 weapon objects")
+    models = data.get("models")
+    if models is not None and not (isinstance(models, list) and 1 <= len(models) <= 50
+                                   and all(isinstance(m, dict) for m in models)):
+        raise ApiError(400, "models", "expected a list of 1 to 50 model objects")
+    if "count" in data:
+        integer(data["count"], "count", 1, 50)
+    return data
+
+
 @bp.post("/units")
 @needs_pin
 def add_unit() -> Response:
-    data = body()
-    only(data, UNIT_FIELDS)
-    if not isinstance(data.get("unit"), dict):
-        raise ApiError(400, "unit", "expected a unit object (id, player, name, stats, weapons)")
-    return command("add_unit", "unit", True, **data)
+    return command("add_unit", "unit", True, **unit_body(body(), True))
 
 
 @bp.put("/units/<unit_id>")
 @needs_pin
 def edit_unit(unit_id: str) -> Response:
-    data = body()
-    only(data, UNIT_FIELDS)
+    data = unit_body(body(), False)
     if not data:
         raise ApiError(400, "body", "give unit, models or count")
     ident(unit_id, "unit_id")
