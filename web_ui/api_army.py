@@ -9,15 +9,16 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from table.errors import QueryError, StorageError, TableError
+from table.errors import ParamError, QueryError, StorageError, TableError
 from table.frozen import thaw
+from table.live import command_limits as limits
 from table.rules.setups import army_document, scenario_document
 from table.scene import parse_scene
 from web_ui import storage
 from web_ui.auth import needs_pin
 from web_ui.context import panel
 from web_ui.errors import ApiError
-from web_ui.inputs import body, ident, integer, only
+from web_ui.inputs import body, ident, only
 
 bp = Blueprint("api_army", __name__, url_prefix="/api")
 
@@ -68,44 +69,29 @@ def _name(value: Any, field: str) -> str:
 # ------------------------------------------------------------------ units
 
 
-def unit_body(data: dict[str, Any], needs_unit: bool) -> dict[str, Any]:
-    """A unit request's shape, as the API document gives it (the rule system checks the rest)."""
+def unit_body(command: str, data: dict[str, Any], needs_unit: bool) -> dict[str, Any]:
+    """A unit request's shape, within the limits every way in shares (the rule system checks the rest)."""
     only(data, UNIT_FIELDS)
-    unit = data.get("unit")
-    if unit is not None or needs_unit:
-        if not isinstance(unit, dict):
-            raise ApiError(400, "unit", "expected a unit object (id, player, name, stats, weapons)")
-        if "id" in unit or needs_unit:
-            ident(unit.get("id"), "unit.id")
-        if "player" in unit:
-            ident(unit["player"], "unit.player")
-        if "name" in unit and not (isinstance(unit["name"], str) and len(unit["name"]) <= 64):
-            raise ApiError(400, "unit.name", "expected a name of at most 64 characters")
-        if "stats" in unit and not isinstance(unit["stats"], dict):
-            raise ApiError(400, "unit.stats", "expected an object")
-        weapons = unit.get("weapons", [])
-        if not (isinstance(weapons, list) and len(weapons) <= 20
-                and all(isinstance(w, dict) for w in weapons)):
-            raise ApiError(400, "unit.weapons", "expected a list of at most 20 weapon objects")
-    models = data.get("models")
-    if models is not None and not (isinstance(models, list) and 1 <= len(models) <= 50
-                                   and all(isinstance(m, dict) for m in models)):
-        raise ApiError(400, "models", "expected a list of 1 to 50 model objects")
-    if "count" in data:
-        integer(data["count"], "count", 1, 50)
+    for key in UNIT_FIELDS & set(data):
+        if data[key] is None:
+            raise ApiError(400, key, "leave it out rather than null")
+    try:
+        limits.unit_change(command, data, needs_unit)
+    except ParamError as exc:
+        raise ApiError(400, exc.field, exc.problem) from None
     return data
 
 
 @bp.post("/units")
 @needs_pin
 def add_unit() -> Response:
-    return command("add_unit", "unit", True, **unit_body(body(), True))
+    return command("add_unit", "unit", True, **unit_body("add_unit", body(), True))
 
 
 @bp.put("/units/<unit_id>")
 @needs_pin
 def edit_unit(unit_id: str) -> Response:
-    data = unit_body(body(), False)
+    data = unit_body("edit_unit", body(), False)
     if not data:
         raise ApiError(400, "body", "give unit, models or count")
     ident(unit_id, "unit_id")

@@ -186,6 +186,9 @@ def set_terrain() -> Response:
     only(data, {"terrain", "hexes", "hexsides", "board"})
     scene = thaw(panel().controller.snapshot().scene)
     params: dict[str, Any] = {k: data[k] for k in ("terrain", "hexes", "hexsides", "board") if k in data}
+    for key, value in params.items():
+        if value is None:
+            raise ApiError(400, key, "expected a list (board: an object), not null")
     try:
         limits.board_changes("set_terrain", params, get_ruleset(scene["ruleset"]).scenario_keys)
         for key in ("terrain", "hexes", "hexsides"):

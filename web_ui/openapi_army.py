@@ -48,7 +48,8 @@ def paths(read: Any, change: Any, q: Any, obj: Any) -> dict[str, Any]:
     """The paths, made with openapi.py's own helpers (`_read`, `_change`, `_q`, `_object`)."""
     models = {"type": "array", "minItems": 1, "maxItems": 50, "items": OBJ}
     count = {"type": "integer", "minimum": 1, "maximum": 50}
-    unit_body = obj({"unit": _ref("Unit"), "models": models, "count": count})
+    changed = {k: v for k, v in SCHEMAS["Unit"].items() if k != "required"}    # the path names the unit
+    unit_body = obj({"unit": changed, "models": models, "count": count})
     name = [q("name", NAME, "path")]
     army_source = {"oneOf": [obj({"army": _ref("Army"), "player": PLAYER}, ("army",)),
                              obj({"name": NAME, "player": PLAYER}, ("name",))]}
