@@ -6,8 +6,13 @@
 #  1. apt: picamera2, numpy, lgpio, spidev, rpicam-apps, avahi-daemon.
 #  2. .venv with --system-site-packages (it sees apt's picamera2, numpy, lgpio, spidev). pip installs the
 #     table with numpy pinned to the system's: apt's picamera2 is built against that numpy and fails to
-#     load beside any other ("numpy.dtype size changed", picamera2 issues 1088 and 1211); pip then picks
-#     an OpenCV built for it. It ends by loading picamera2 as the table does.
+#     load beside any other ("numpy.dtype size changed", picamera2 issues 1088 and 1211). With Bookworm's
+#     numpy 1.24 OpenCV is pinned below 4.12 too (4.12 and later need numpy 2): unpinned, pip downloads and
+#     rejects five OpenCV wheels, about 180 MB, before it settles on 4.11. It ends by loading picamera2 as
+#     the table does. The table's `pi` extra (spidev, lgpio) is not installed by pip: apt's python3-spidev
+#     and python3-lgpio (step 1) are those modules, built against the Pi's own kernel headers and liblgpio,
+#     and the venv sees them; pip would build the same modules again from source (needing swig and the C
+#     headers), and would compete with apt's on every upgrade.
 #  3. SPI on; the user in gpio, spi and video; /etc/smarttable owned by the user (calibrate-lens writes
 #     lens.toml there, beside table.toml, written once); /var/lib/smarttable for the game log.
 #  4. The host name (default smarttable, so phones open http://smarttable.local:PORT/) and an avahi
@@ -68,7 +73,9 @@ if [ "${SYSTEM_NUMPY%%.*}" = 1 ]; then
     "tests use; Raspberry Pi OS Trixie (numpy 2) gets OpenCV 5" >&2
 fi
 [ -x .venv/bin/python ] || as_user python3 -m venv --system-site-packages .venv
-echo "numpy==$SYSTEM_NUMPY" | as_user tee .venv/pi-constraints.txt >/dev/null
+{ echo "numpy==$SYSTEM_NUMPY"
+  if [ "${SYSTEM_NUMPY%%.*}" = 1 ]; then echo "opencv-python-headless<4.12"; fi   # the last for numpy 1
+} | as_user tee .venv/pi-constraints.txt >/dev/null
 as_user .venv/bin/python -m pip install -q --upgrade pip
 as_user .venv/bin/python -m pip install -q -c .venv/pi-constraints.txt -e .
 table_python() {  # run Python in the venv; a TableError is its one line and exit 1

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 Criteria = tuple[int, int, float]
-LOG_LEVEL_ERROR = 2  # cv::utils::logging::LOG_LEVEL_ERROR in both
+LOG_LEVEL_SILENT = 0  # cv::utils::logging::LOG_LEVEL_SILENT in both
 
 
 def undistort_points(points: np.ndarray, K: np.ndarray, dist: np.ndarray, P: np.ndarray | None,
@@ -24,13 +24,14 @@ def undistort_points(points: np.ndarray, K: np.ndarray, dist: np.ndarray, P: np.
 
 @contextlib.contextmanager
 def quiet_opencv() -> Iterator[None]:
-    """Silence OpenCV's own warnings for the duration (its backends print one per failed probe)."""
+    """Silence OpenCV's own log for the duration: its backends print a warning or an error per failed probe
+    (OpenCV 4.11's obsensor backend: "[ERROR:0@0.909] ... Camera index out of range"), reported in our words."""
     logging = getattr(cv2.utils, "logging", None)
     # OpenCV 4 has no cv2.utils.logging but cv2.getLogLevel; the installed stubs are OpenCV 5's
     get_level, set_level = ((logging.getLogLevel, logging.setLogLevel) if logging is not None
                             else (cv2.getLogLevel, cv2.setLogLevel))  # type: ignore[attr-defined]
     level = get_level()
-    set_level(LOG_LEVEL_ERROR)
+    set_level(LOG_LEVEL_SILENT)  # errors too: 4.11 logs a missing camera index as an [ERROR] line
     try:
         yield
     finally:

@@ -134,8 +134,14 @@ def test_a_fresh_pi5_is_set_up_in_order_and_the_service_left_for_after_doctor(tm
              "raspi-config nonint do_hostname smarttable", "systemctl daemon-reload"]
     positions = [pi.first(step) for step in steps]
     assert positions == sorted(positions), list(zip(steps, positions, strict=True))
-    assert (pi.checkout / ".venv" / "pi-constraints.txt").read_text() == "numpy==1.24.2\n"
+    # Bookworm's numpy 1.24: OpenCV pinned to what works with it, so pip downloads no wheel it then rejects
+    assert (pi.checkout / ".venv" / "pi-constraints.txt").read_text() == \
+        "numpy==1.24.2\nopencv-python-headless<4.12\n"
     assert "warning: the system's numpy 1.24.2 (Bookworm) limits pip to OpenCV 4.11" in done.stderr
+    # the pi extra is not pip's to install, and the script says why (apt's spidev and lgpio are those modules)
+    assert not any("[pi]" in c for c in pi.calls())
+    script = (ROOT / "deploy" / "install-pi.sh").read_text()
+    assert "`pi` extra (spidev, lgpio) is not installed by pip: apt's python3-spidev" in script
     assert "sudo apt-get install -y python3-venv" in "\n".join(pi.calls())
     # nothing enables or starts the service: the camera is free for doctor and calibrate-lens
     assert [c for c in pi.calls() if c.startswith("systemctl")] == [

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -104,3 +108,15 @@ def test_open_source_follows_the_config(tmp_path, config):
         open_source(from_document({"camera": {"source": "synthetic"}}, "<test>"))
     demo = open_source(config, scene(config), realtime=False)
     assert isinstance(demo, SyntheticSource)
+
+
+def test_opencv_says_nothing_while_a_camera_is_probed():
+    """OpenCV 4.11 (Raspberry Pi OS Bookworm's) printed "[ERROR:0@0.909] global obsensor_uvc_stream_channel.cpp:158
+    ... Camera index out of range" before doctor's answer: a probe silences OpenCV's log, errors included."""
+    code = ("import cv2\nfrom vision.cvcompat import quiet_opencv\nwith quiet_opencv():\n"
+            "    print(cv2.utils.logging.getLogLevel())\n"
+            "    cv2.VideoCapture(57).release()\n    cv2.VideoCapture(0, cv2.CAP_OBSENSOR).release()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.stdout.strip() == "0"   # cv::utils::logging::LOG_LEVEL_SILENT: not even its [ERROR] lines
+    assert done.stderr == ""
