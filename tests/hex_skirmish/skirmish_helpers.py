@@ -14,7 +14,8 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "hex_skirmish"
 
 
 def scene_doc(name: str, patch: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A golden scene document, with a case's patch applied (statuses, stats, model hexes, top-level keys)."""
+    """A golden scene document, with a case's patch applied (statuses, stats, unit keys, model hexes,
+    top-level keys)."""
     doc = json.loads((DATA / name).read_text(encoding="utf-8"))
     patch = copy.deepcopy(patch or {})
     units = {u["id"]: u for u in doc["units"]}
@@ -23,6 +24,8 @@ def scene_doc(name: str, patch: dict[str, Any] | None = None) -> dict[str, Any]:
         units[unit_id]["status"] = status
     for unit_id, stats in patch.get("stats", {}).items():
         units[unit_id].setdefault("stats", {}).update(stats)
+    for unit_id, keys in patch.get("unit", {}).items():
+        units[unit_id].update(keys)
     for model_id, hex_ in patch.get("hex", {}).items():
         models[model_id]["hex"] = hex_
     doc.update(patch.get("set", {}))

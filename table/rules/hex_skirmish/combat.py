@@ -121,11 +121,20 @@ def _trigger(enemy: Combatant, unit: Combatant, before: int, after: int, reach: 
     return None
 
 
+def down(unit: Combatant) -> bool:
+    """Dead or Mortally Wounded ("When a unit or vehicle have their hit points taken to 0, they are considered
+    to be Mortally Wounded"): it makes no Lead check, and no one rallies it."""
+    at_zero = unit.hp is not None and unit.hp_lost >= unit.hp
+    return unit.has("dead") or unit.has("mortally_wounded") or at_zero
+
+
 def lead(field: Field, ident: str) -> dict[str, Any]:
-    """Routing friends this unit may rally (DC 10 Lead within 10 hexes); if it routs, who may rally it."""
+    """Routing friends this unit may rally (DC 10 Lead within 10 hexes); if it routs, who may rally it. The
+    dead and the mortally wounded take no part either way."""
     unit = field.owner(ident)
     here = field.hexes(ident)
-    friends = [c for c in field.on_table() if c.player == unit.player and c.id != unit.id]
+    friends = [] if down(unit) else [c for c in field.on_table()
+                                     if c.player == unit.player and c.id != unit.id and not down(c)]
 
     def near(want_routed: bool) -> list[dict[str, Any]]:
         out = []
