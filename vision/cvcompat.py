@@ -25,7 +25,8 @@ def undistort_points(points: np.ndarray, K: np.ndarray, dist: np.ndarray, P: np.
 @contextlib.contextmanager
 def quiet_opencv() -> Iterator[None]:
     """Silence OpenCV's own log for the duration: its backends print a warning or an error per failed probe
-    (OpenCV 4.11's obsensor backend: "[ERROR:0@0.909] ... Camera index out of range"), reported in our words."""
+    (OpenCV 4.11's obsensor backend: "[ERROR:0@0.909] ... Camera index out of range"); the caller says
+    what failed, in our words."""
     logging = getattr(cv2.utils, "logging", None)
     # OpenCV 4 has no cv2.utils.logging but cv2.getLogLevel; the installed stubs are OpenCV 5's
     get_level, set_level = ((logging.getLogLevel, logging.setLogLevel) if logging is not None
