@@ -7,12 +7,16 @@ camera and all): issue 25's attacks, each against a baseline measured in the sam
   unread     40 SSE clients (one address each) that never read, while the table changes every 0.3 s;
              the table's RSS before them and every 30 s for 5 minutes, and whether a new phone still
              gets its stream at the end.
+  questions  8 addresses with no PIN, 4 connections each, flooding los, report and charge for 30 s: the
+             camera loop's frame rate, the p95 of a phone's GET /api/state and of its measure cards
+             (distance, band and los at once, every 5 s), before and during the flood.
   pin        300 addresses each guessing a PIN once every 65 s (4.6 a second in all) for 5 minutes;
              every 20 s the owner's phone (a new address, showing the panel) sends the right PIN, trying
              again after each Retry-After as the panel does: how long until it gets in.
 
     .venv/bin/python bench/bench_slow_clients.py slowloris [--seconds 60] [--addresses 1 505]
     .venv/bin/python bench/bench_slow_clients.py unread [--seconds 300] [--clients 40]
+    .venv/bin/python bench/bench_slow_clients.py questions [--seconds 30]
     .venv/bin/python bench/bench_slow_clients.py pin [--seconds 300]
 Exit status 1 when a phone's request fails, (unread) the RSS grows by more than --max-growth-mb, or
 (pin) the owner waits more than 10 s.
@@ -229,6 +233,91 @@ def unread(port: int, pid: int, seconds: float, clients: int, max_growth_mb: flo
     return 0 if rss - baseline <= max_growth_mb and status == stream_status == 200 else 1
 
 
+FLOOD = ["/api/query/los?arg=rifles-1&arg=raiders-1", "/api/query/report",
+         "/api/query/charge?arg=raiders&arg=rifles"]
+CARD = [f"/api/query/{q}?arg=rifles-1&arg=raiders-1" for q in ("distance", "band", "los")]
+
+
+def frames(port: int) -> tuple[int, float]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=("127.0.80.9", 0))
+    conn.request("GET", "/api/state")
+    count = json.loads(conn.getresponse().read())["status"]["frames"]
+    conn.close()
+    return count, time.monotonic()
+
+
+def card(port: int) -> tuple[float, list[str]]:
+    """A phone's measure card: its questions at once, as the panel asks them (again after a 429 or 503:
+    Retry-After is 1 s); how long until the last answer, and the ones that failed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def answer(path: str) -> tuple[int, float]:
+        for _ in range(2):                               # the panel asks again after a 429 or 503, twice
+            status, took = ask(port, path, source="127.0.80.2")
+            if status not in (429, 503):
+                return status, took
+            time.sleep(1.0)
+        return ask(port, path, source="127.0.80.2")
+
+    asked = time.monotonic()
+    with ThreadPoolExecutor(len(CARD)) as pool:
+        replies = list(pool.map(answer, CARD))
+    failed = [f"{path.split('?')[0]} {status}" for path, (status, _) in zip(CARD, replies, strict=True)
+              if status != 200]
+    return time.monotonic() - asked, failed
+
+
+def measured(port: int, seconds: float) -> tuple[float, list[float], list[float], list[str]]:
+    """Over `seconds`: the camera loop's frames a second, a phone's /api/state latencies (every 0.5 s)
+    and measure cards' times (every 5 s), and what failed."""
+    (start_frames, start), states, cards, failed = frames(port), [], [], []
+    end, next_card = start + seconds, start
+    while time.monotonic() < end:
+        try:
+            status, took = ask(port, "/api/state", source="127.0.80.1")
+            states.append(took)
+            failed += [f"/api/state {status}"] if status != 200 else []
+            if time.monotonic() >= next_card:
+                took, problems = card(port)
+                cards.append(took)
+                failed += problems
+                next_card += 5.0
+        except OSError as exc:
+            failed.append(str(exc))
+        time.sleep(0.5)
+    end_frames, end = frames(port)
+    return (end_frames - start_frames) / (end - start), states, cards, failed
+
+
+def questions_flood(port: int, seconds: float) -> int:
+    fps, states, cards, failed = measured(port, seconds)
+    print(f"no flood:          camera loop {fps:.1f} fps; /api/state p95 {p95(states) * 1000:.0f} ms; "
+          f"a measure card p95 {p95(cards) * 1000:.0f} ms; failed: {failed or 'none'}")
+    stop, statuses = threading.Event(), []
+
+    def flood(source: str, k: int) -> None:
+        while not stop.is_set():
+            try:
+                statuses.append(ask(port, FLOOD[k % len(FLOOD)], source=source)[0])
+            except OSError:
+                statuses.append(0)
+
+    flooders = [threading.Thread(target=flood, args=(f"127.0.81.{1 + a}", k), daemon=True)
+                for a in range(8) for k in range(4)]
+    for thread in flooders:
+        thread.start()
+    time.sleep(3.0)
+    fps_flood, states_flood, cards_flood, failed_flood = measured(port, seconds)
+    stop.set()
+    for thread in flooders:
+        thread.join(timeout=35)
+    print(f"8 flooding phones: camera loop {fps_flood:.1f} fps ({fps_flood / fps:.2f}x); /api/state p95 "
+          f"{p95(states_flood) * 1000:.0f} ms ({p95(states_flood) / p95(states):.1f}x); a measure card p95 "
+          f"{p95(cards_flood) * 1000:.0f} ms; failed: {failed_flood or 'none'}; the flood: "
+          f"{statuses.count(200)} answered, {statuses.count(429)} 429, {statuses.count(503)} 503")
+    return 1 if failed or failed_flood else 0
+
+
 def change(port: int, source: str, pin: str) -> tuple[int, float]:
     """POST a phase change with `pin` from `source`: the status and its Retry-After (0 without)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
@@ -287,7 +376,7 @@ def pin_attack(port: int, seconds: float) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("attack", choices=["slowloris", "unread", "pin"])
+    parser.add_argument("attack", choices=["slowloris", "unread", "questions", "pin"])
     parser.add_argument("--seconds", type=float, help="each attack's length (slowloris 60, unread 300)")
     parser.add_argument("--addresses", type=int, nargs="+", default=[1, 505])
     parser.add_argument("--clients", type=int, default=40)
@@ -301,6 +390,8 @@ def main() -> int:
         try:
             if args.attack == "slowloris":
                 code = slowloris(port, args.seconds or 60.0, args.addresses)
+            elif args.attack == "questions":
+                code = questions_flood(port, args.seconds or 30.0)
             elif args.attack == "pin":
                 code = pin_attack(port, args.seconds or 300.0)
             else:

@@ -87,9 +87,11 @@ def panel_script(name: str) -> Response:
 @bp.get("/query/<question>")
 def query(question: str) -> Response:
     args = [argument(a, "arg") for a in request.args.getlist("arg")]
-    snapshot, ruleset = panel().controller.questions()
-    return jsonify({"seq": snapshot.seq, "question": question, "args": args,
-                    "answer": ask(ruleset, question, args)})
+    ctx = panel()
+    with ctx.questions.turn(request.remote_addr or ""):        # a fair share (web_ui/fair.py)
+        snapshot, ruleset = ctx.controller.questions()
+        answer = ask(ruleset, question, args)
+    return jsonify({"seq": snapshot.seq, "question": question, "args": args, "answer": answer})
 
 
 @bp.get("/log")

@@ -12,7 +12,7 @@ import math
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -21,6 +21,7 @@ from typing import Any
 from flask import current_app, request
 
 from web_ui.errors import ApiError
+from web_ui.fading import Fading
 
 PIN_HEADER = "X-Table-PIN"
 PIN_FILE = "pin.txt"
@@ -47,28 +48,6 @@ def new_pin(data_dir: Path) -> str:
     path.chmod(0o600)
     path.write_text(pin + "\n", encoding="utf-8")
     return pin
-
-
-class Fading:
-    """A count per address that fades (halves every `half_life_s`), kept for the `size` addresses seen
-    last: how much an address has done lately, in O(1) memory per address."""
-
-    def __init__(self, half_life_s: float, size: int = 65536) -> None:
-        self.half_life_s, self.size = half_life_s, size
-        self._counts: OrderedDict[str, tuple[float, float]] = OrderedDict()
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._counts
-
-    def add(self, key: str, now: float) -> None:
-        self._counts[key] = (self.score(key, now) + 1.0, now)
-        self._counts.move_to_end(key)
-        while len(self._counts) > self.size:
-            self._counts.popitem(last=False)
-
-    def score(self, key: str, now: float) -> float:
-        count, since = self._counts.get(key, (0.0, now))
-        return count * 0.5 ** ((now - since) / self.half_life_s)
 
 
 class PinGuard:

@@ -9,6 +9,8 @@ rather than replacing the server:
 
 - a request must arrive whole within `request_timeout_s` of its first byte, else it is closed;
 - one address holds at most `per_address` connections: more are answered 503 and closed at once;
+- one address starts at most `requests_per_s` requests a second (`request_burst` at once): beyond
+  that its connections are not read until it may go on, so a flood costs the table nothing;
 - at the connection limit, a new connection takes the place of the one that has been sending its
   request longest (or idle longest), never one being answered;
 - a response with unsent output that the client has not taken any of for `stall_timeout_s` is
@@ -21,7 +23,7 @@ from __future__ import annotations
 import select
 import socket
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -40,7 +42,32 @@ class ClientLimits:
     per_address: int = 16             # connections from one address (a browser opens up to 6)
     stall_timeout_s: float = 10.0     # output waiting with none of it taken by the client
     send_buffer: int = 64 * 1024      # the kernel's send buffer per connection (Linux doubles it)
+    requests_per_s: float = 20.0      # requests one address may start, sustained (a phone loading the
+    request_burst: int = 60           # panel sends some 30 at once, then a few a second)
 
+
+class Pace:
+    """A token bucket per address (kept for the `size` addresses seen last): may it start a request?"""
+
+    def __init__(self, rate: float, burst: int, size: int = 4096) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self._tokens: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def _now(self, address: str, now: float) -> float:
+        tokens, since = self._tokens.get(address, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - since) * self.rate)
+
+    def ready(self, address: str, now: float) -> bool:
+        return self._now(address, now) >= 1.0
+
+    def take(self, address: str, now: float) -> None:
+        self._tokens[address] = (self._now(address, now) - 1.0, now)
+        self._tokens.move_to_end(address)
+        while len(self._tokens) > self.size:
+            self._tokens.popitem(last=False)
+
+
+LOOP_TICK_S = 0.1     # the loop's longest sleep (waitress: 1 s): a paced address goes on on time
 
 _BUSY_BODY = (b'{"error": "too many connections from this address; try again in a few seconds", '
               b'"field": "path"}')
@@ -76,9 +103,14 @@ class TableChannel(HTTPChannel):
                 del self.server.addresses[self.address]
         super().del_channel(map)
 
+    def readable(self) -> bool:
+        """waitress's, and not while this address has started all the requests its pace allows."""
+        return bool(super().readable()) and self.server.pace.ready(self.address, time.time())
+
     def received(self, data: bytes) -> bool:
         if data and self.request is None:
             self.request_since = time.time()
+            self.server.pace.take(self.address, self.request_since)
         done: bool = super().received(data)
         if self.request is None:            # every request in `data` arrived whole
             self.request_since = None
@@ -109,6 +141,7 @@ class TableServer(TcpWSGIServer):
     def __init__(self, *args: Any, limits: ClientLimits, **kwargs: Any) -> None:
         self.limits = limits
         self.addresses: Counter[str] = Counter()
+        self.pace = Pace(limits.requests_per_s, limits.request_burst)
         super().__init__(*args, **kwargs)
 
     def channels(self) -> list[TableChannel]:
@@ -160,6 +193,7 @@ def create_server(app: Any, *, limits: ClientLimits = ClientLimits(), **options:
     """`waitress.create_server` for TCP with `TableServer`: one server per address it listens on
     (several for a host name with IPv4 and IPv6 addresses), one task dispatcher for all."""
     adj = Adjustments(**options)
+    adj.asyncore_loop_timeout = LOOP_TICK_S          # type: ignore[assignment]  # waitress takes whole seconds
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     socket_map: dict[int, Any] = {}

@@ -9,6 +9,7 @@ from flask import current_app
 
 from table.panel_api import PanelController
 from web_ui.auth import PinGuard
+from web_ui.fair import FairQueue
 from web_ui.sse import SnapshotText
 from web_ui.streams import Streams
 
@@ -34,6 +35,7 @@ class PanelContext:
     guard: PinGuard
     streams: Streams
     text: SnapshotText = field(default_factory=SnapshotText)
+    questions: FairQueue = field(default_factory=FairQueue)      # turns to work out a read question
 
 
 def panel() -> PanelContext:

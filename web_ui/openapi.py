@@ -38,10 +38,12 @@ def _errors(*codes: int) -> dict[str, Any]:
             404: "Not found", 409: "The table cannot do it now",
             429: "Too many requests from this address or of this kind (wrong PINs, live connections): "
                  "Retry-After says when to try again",
-            503: "Not saved: the game log cannot store it now (retried; the panel shows a banner)"}
+            503: "Not now: a change not saved (the game log cannot store it now; retried, the panel shows a "
+                 "banner), or the table busy answering questions (Retry-After says when to try again)"}
     out = {str(c): _json(_ref("Error"), text[c]) for c in codes}
-    if "429" in out:
-        out["429"]["headers"] = RETRY_AFTER
+    for code in ("429", "503"):
+        if code in out:
+            out[code]["headers"] = RETRY_AFTER
     return out
 
 
@@ -237,7 +239,9 @@ def document() -> dict[str, Any]:
                     "schema": {"type": "string"}}}}, **_errors(404)}}},
             "/api/questions": {"get": _read("The questions the table's rule system answers", OBJ)},
             "/api/query/{question}": {"get": _read(
-                "Ask the rule system (distance, los, band, cohesion, moves...)", OBJ, 400, 404,
+                "Ask the rule system (distance, los, band, cohesion, moves...); questions share the table "
+                "fairly between addresses (429: this address has 8 asked; 503: the queue is full)",
+                OBJ, 400, 404, 429, 503,
                 params=[_q("question", {"type": "string"}, "path"),
                         _q("arg", {"type": "array", "maxItems": 4, "items": {
                             "type": "string", "pattern": "^[A-Za-z0-9_.:,-]{1,64}$"}})])},

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from web_ui.channels import TableServer
 
-DEFAULT_THREADS = 48          # every SSE or MJPEG client holds a thread while connected
+DEFAULT_THREADS = 64          # 40 live connections (SSE, MJPEG) hold one each, questions up to 13
 MAX_BODY = 256 * 1024         # the app's own limit (MAX_CONTENT_LENGTH), passed on to waitress
 # A flood of slow or half-open clients costs a socket each, not a thread: allow many, drop the idle
 # ones soon (an SSE stream writes a heartbeat more often than this), so real phones still get in; the

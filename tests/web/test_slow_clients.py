@@ -81,3 +81,22 @@ def test_more_connections_than_an_address_may_hold_are_answered_503(table, tmp_p
         for s in held:
             s.close()
         served.close()
+
+
+def test_one_address_is_paced_to_its_share_of_requests(table, tmp_path):
+    limits = ClientLimits(requests_per_s=20.0, request_burst=10)
+    served = Served(make_app(table, tmp_path), limits=limits)
+    try:
+        started = time.monotonic()
+        for _ in range(50):                           # ten at once, then twenty a second: about 2 s
+            assert served.request("GET", "/api/state", source="127.0.12.1")[0] == 200
+        flood_took = time.monotonic() - started
+        asked = time.monotonic()
+        assert served.request("GET", "/api/state", source="127.0.12.2")[0] == 200    # another address: at once
+        other_took = time.monotonic() - asked
+        print(f"\n50 requests from one address paced to 20 a second: {flood_took:.2f} s; another address "
+              f"meanwhile {other_took * 1000:.0f} ms")
+        assert flood_took >= (50 - limits.request_burst) / limits.requests_per_s * 0.9
+        assert other_took < 1.0
+    finally:
+        served.close()
