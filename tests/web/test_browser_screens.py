@@ -194,3 +194,43 @@ def test_every_page_fits_a_320_px_phone(engine, table, where):
         assert page.js("() => document.documentElement.scrollWidth") <= 320 and wide == [], (page.engine, wide)
         page.tap("#tabs a[href^='#setup']")                                # the tab bar is on screen to tap
         page.wait("() => location.hash.startsWith('#setup')")
+
+
+def test_each_ruling_has_its_line_of_help_on_screen(engine, tmp_path):
+    """The settings page showed bare ruling names ("difficult by", "corner joint"): under each, the line of help
+    its rule system declares (the same text GET /api/rulesets gives), for every rule system, on screen."""
+    from table.rules import get_ruleset
+
+    controller = demo_controller(tmp_path)
+    server = LiveServer(make_app(controller, tmp_path))
+    try:
+        with engine.open(server.url + "/#setup/settings", PHONE) as page:
+            page.wait("() => !!document.querySelector('#rulings .ruling')")
+            for name in page.js("() => [...document.querySelectorAll('#settings-form select[name=ruleset] option')]"
+                                ".map((o) => o.value)"):
+                page.js("(n) => { const s = document.querySelector('#settings-form select[name=ruleset]'); "
+                        "s.value = n; s.dispatchEvent(new Event('change')); }", name)
+                options = get_ruleset(name).options
+                page.wait("(n) => document.querySelectorAll('#rulings .ruling').length === n", len(options))
+                lines = page.js("() => [...document.querySelectorAll('#rulings .ruling-help')].map((e) => "
+                                "e.innerText.trim())")
+                assert [o.help for o in options] == lines and all(lines), (name, lines)
+                assert page.texts("#rulings .ruling-help")[0] == lines[0]   # on screen, not a tooltip
+    finally:
+        server.close()
+        controller.close()
+
+
+def test_every_ruling_option_declares_its_help_and_its_rulings_page_names_it():
+    from pathlib import Path
+
+    from table import registry
+    from table.rules import get_ruleset
+
+    root = Path(__file__).resolve().parents[2]
+    for name in registry.names():
+        system = get_ruleset(name)
+        text = (root / system.rulings_page).read_text(encoding="utf-8")
+        for option in system.options:
+            assert option.help, (name, option.name)
+            assert f"`{option.name}" in text, (name, option.name, "not on its rulings page")

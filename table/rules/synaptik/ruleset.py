@@ -57,7 +57,9 @@ class Synaptik(InchRuleset):
                help="every distance centre-to-centre (Measurement); edge: nearest edges"),
         Option("los_block_height", "number", 2.0, help="impassable terrain taller than this blocks sight"),
         Option("climb_cost", "number", 2.0, help="inches of movement per inch of height climbed over"),
-        Option("firing_line_models", "choice", "beyond_first_ten", FIRING_LINE_MODELS),
+        Option("firing_line_models", "choice", "beyond_first_ten", FIRING_LINE_MODELS,
+               help="Firing Line: one more attack per started ten models beyond the first ten; every ten: "
+                    "per started ten of the whole unit once past ten"),
         Option("band_edge", "choice", "nearer", ("nearer", "farther"),
                help="a distance on a shared band edge is in the nearer band; farther: the farther one"),
         Option("difficult_by", "choice", "centre", ("centre", "base"),

@@ -28,7 +28,7 @@ class ToyDuel(InchRuleset):
     rulings_page = str((HERE / "rulings.md").relative_to(HERE.parents[2]))
     rule_text = str(HERE / "rules.txt")
     options = (Option("reach", "number", 12.0, minimum=1, maximum=48, help="inches of short range"),
-               Option("strict", "bool", False))
+               Option("strict", "bool", False, help="a unit that has acted may not act again in the same turn"))
     phases = (("activations", "alternate"), ("end of turn", None))
     dice = (DiceKind("check", "Toy check (d12)", (DiceField("target", "Target number", "integer", None, 7, 2, 12),),
                      check),)

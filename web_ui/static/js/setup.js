@@ -117,21 +117,20 @@ async function loadSettings(app) {
 // The rulings form, generated from the rule system's typed options (GET /api/rulesets: `options`).
 function rulingInput(option, value) {
   const name = `ruling:${option.name}`, label = option.name.replace(/_/g, " ");
-  const title = option.help || "";
   if (option.kind === "bool") {
-    return el("label", { title }, el("input", { type: "checkbox", name, checked: value === true }), label);
+    return el("label", {}, el("input", { type: "checkbox", name, checked: value === true }), label);
   }
   if (option.kind === "choice") {
-    return el("label", { title }, label, el("select", { name }, ...option.choices.map((c) =>
+    return el("label", {}, label, el("select", { name }, ...option.choices.map((c) =>
       el("option", { value: c, selected: c === value }, c.replace(/_/g, " ")))));
   }
   if (option.kind === "choices") {
-    return el("fieldset", { title, "data-name": name }, el("legend", {}, label), ...option.choices.map((c) =>
+    return el("fieldset", { "data-name": name }, el("legend", {}, label), ...option.choices.map((c) =>
       el("label", {}, el("input", { type: "checkbox", name, value: c, checked: (value || []).includes(c) }), c)));
   }
   const limits = { ...(option.minimum !== undefined ? { min: option.minimum } : {}),
                    ...(option.maximum !== undefined ? { max: option.maximum } : {}) };
-  return el("label", { title }, label, el("input", { name, type: "number", value: value ?? "", ...limits,
+  return el("label", {}, label, el("input", { name, type: "number", value: value ?? "", ...limits,
     step: option.kind === "integer" ? 1 : "any", placeholder: option.optional ? "none" : "" }));
 }
 
@@ -157,7 +156,9 @@ function showRulings(app) {
     ? app.state?.status?.rulings || {} : {}) };
   editor.shown = { ruleset: form.elements.ruleset.value, rulings: current,
                    brightness: app.state?.status?.brightness ?? 1 };
-  const fields = (chosen?.options || []).map((o) => rulingInput(o, current[o.name]));
+  // each ruling with its line of help: the rule system's own declaration (its rulings page says more)
+  const fields = (chosen?.options || []).map((o) => el("div", { class: "ruling" }, rulingInput(o, current[o.name]),
+    el("small", { class: "ruling-help" }, o.help || "")));
   $("rulings").replaceChildren(el("legend", {}, "Rulings"), ...(fields.length ? fields : [el("span", { class: "hint" },
     "No options for this rule system.")]));
   form.elements.brightness.value = String(editor.shown.brightness);
