@@ -9,13 +9,9 @@ from __future__ import annotations
 
 import json
 import math
-import re
-from itertools import accumulate
 from typing import Any
 
 MAX_DEPTH = 64          # deeper than any scene, event or request the table knows
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
 
 
 class StrictJsonError(ValueError):
@@ -39,24 +35,41 @@ def _finite_float(text: str) -> float:
 
 def loads(text: str | bytes) -> Any:
     """Parse strict JSON: StrictJsonError for NaN/Infinity, numbers that overflow to infinity,
-    nesting deeper than MAX_DEPTH or malformed text (with the line and column)."""
-    depth = _max_depth(text if isinstance(text, str) else text.decode("utf-8", "replace"))
-    if depth > MAX_DEPTH:
-        raise StrictJsonError(f"nested {depth} deep (at most {MAX_DEPTH})")
+    integers of more than Python's 4,300 digits, nesting deeper than MAX_DEPTH or malformed text
+    (with the line and column). Linear in the text's length whatever it holds: the standard
+    library's parser reads it (deeper than the interpreter's recursion limit is a RecursionError
+    at once), then the nesting of what it read is checked."""
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise StrictJsonError(f"line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except RecursionError:  # pragma: no cover - _max_depth catches it first
-        raise StrictJsonError(f"nested too deep (at most {MAX_DEPTH})") from None
+    except RecursionError:
+        raise StrictJsonError(f"nested more than {MAX_DEPTH} deep") from None
+    except (StrictJsonError, UnicodeDecodeError):
+        raise
+    except ValueError as exc:            # int(): "Exceeds the limit (4300 digits) for integer string ..."
+        raise StrictJsonError(f"a whole number too long to read ({str(exc).split(':')[0]})") from None
+    if _nested_deeper(value, text):
+        raise StrictJsonError(f"nested more than {MAX_DEPTH} deep")
+    return value
 
 
-def _max_depth(text: str) -> int:
-    """How deep brackets nest outside strings (0 when there are too few brackets to matter)."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        return 0
-    steps = (1 if b in "[{" else -1 for b in _BRACKET.findall(_STRING.sub('""', text)))
-    return max(accumulate(steps), default=0)
+def _nested_deeper(value: Any, text: str | bytes) -> bool:
+    """The parsed document nests arrays and objects deeper than MAX_DEPTH (looked at, one level at a
+    time, only when the text has enough brackets for it)."""
+    if isinstance(text, str):
+        brackets = text.count("[") + text.count("{")
+    else:
+        brackets = text.count(b"[") + text.count(b"{")
+    level = [value] if brackets > MAX_DEPTH and isinstance(value, (dict, list)) else []
+    for _ in range(MAX_DEPTH):
+        below: list[Any] = []
+        for item in level:
+            for child in item.values() if isinstance(item, dict) else item:
+                if isinstance(child, (dict, list)):
+                    below.append(child)
+        level = below
+    return bool(level)
 
 
 def dumps(value: Any, **options: Any) -> str:

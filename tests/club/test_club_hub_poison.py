@@ -91,6 +91,7 @@ POISON = {
     "nested 100,000 deep": ("events", DEEP_EVENT),
     "a seq of 4,301 digits": ("events", event(0).replace('"seq": 0', '"seq": ' + "9" * 4301)),
     "not UTF-8": ("events", b'{"seq": 1, "kind": "\xff\xfe"}'),
+    "an unclosed string of 60,000 escaped quotes": ("events", "[" * 65 + '"' + '\\"' * 60_000),
     "a huge seq in a replay answer": ("reply/replay", json.dumps(
         {"ok": True, "command": "replay", "result": {"events": [json.loads(event(2**64))], "more": False}})),
 }
