@@ -127,7 +127,7 @@ def worker(index: int, table_ids: list[str], url: str, folder: str, seconds: flo
     tables = []
     for table_id in table_ids:
         log = CommitFeed(Path(folder) / f"{table_id}.sqlite3")
-        game = log.start_game(doc["ruleset"], {"kind": "game_start", "scene": {"ruleset": doc["ruleset"]}})
+        game = log.start_game(doc["ruleset"], {"kind": "game_start", "scene": doc["scene"]})
         sim = SimController(doc)
         link = MqttLink(sim, log, MqttSettings(parse_url(url), table_id, state_interval_s=0.5))
         tables.append((table_id, log, game, sim, link))

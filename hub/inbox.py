@@ -19,7 +19,7 @@ from table.jsoncheck import kind_of
 from table.live.events import decode
 
 MAX_SEQ = 2**63 - 1                         # SQLite's largest integer: the tables' logs count no further
-MAX_BYTES = {"available": 64, "state": 1 << 20, "events": 1 << 20, "reply/replay": 16 << 20}
+MAX_BYTES = {"available": 64, "state": 1 << 20, "events": 1 << 20, "reply/replay": 4 << 20}
 REPLAY_BATCH = 1000                         # events the hub asks for at a time (the most a table gives)
 AHEAD = 100_000                             # an event this far past what the hub holds is not believed
 

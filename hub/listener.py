@@ -141,6 +141,9 @@ class Hub:
                 self._replied(view, topic, inbox.parse(payload, "reply/replay"))
         except Rejected as exc:
             self._refused(view, topic, exc)
+            if kind == "reply/replay" and exc.reason == "too_big":
+                with self._lock:
+                    view.pacer.too_big()            # most likely the answer to the hub's ask: fewer at a time
             return
         view.heard = True
 
@@ -223,7 +226,7 @@ class Hub:
             if not view.pacer.due(time.monotonic(), spacing):
                 return
             view.pacer.asked(time.monotonic())
-        request = {"after": after, "limit": inbox.REPLAY_BATCH, "request_id": f"{self.request_id}-{after}"}
+        request = {"after": after, "limit": view.pacer.batch, "request_id": f"{self.request_id}-{after}"}
         topic = Topics(self.prefix, view.table_id).cmd("replay")
         self.client.publish(topic, strictjson.dumps(request), qos=1)
 

@@ -10,7 +10,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.inbox import Rejected
+from hub.inbox import REPLAY_BATCH, Rejected
 
 ASK_AGAIN_S = 2.0          # a gap not filled is asked for again after this, doubling while it stays unfilled
 ASK_AT_MOST_S = 60.0       # ... up to this
@@ -49,12 +49,15 @@ class Faults:
 class Pacer:
     """When the hub may ask one table for a replay: at once for the next batch of one that filled part of
     a gap; `ASK_SPACING_S` apart for a table that comes online; otherwise after `wait_s`, which doubles
-    (up to ASK_AT_MOST_S) each time an ask goes unanswered or its answer fills nothing."""
+    (up to ASK_AT_MOST_S) each time an ask goes unanswered or its answer fills nothing. `batch` events are
+    asked for at a time: a tenth as many after an answer too big to read, twice as many (up to
+    REPLAY_BATCH) after each one that filled part of the gap."""
 
     wait_s: float = ASK_AGAIN_S
     asked_at: float = -math.inf
     waiting: bool = False
     asks: int = 0
+    batch: int = REPLAY_BATCH
 
     def due(self, now: float, spacing: float | None) -> bool:
         return now - self.asked_at >= (self.wait_s if spacing is None else spacing)
@@ -68,6 +71,13 @@ class Pacer:
     def answered(self, progress: bool) -> None:
         self.waiting = False
         self.wait_s = ASK_AGAIN_S if progress else min(self.wait_s * 2, ASK_AT_MOST_S)
+        if progress:
+            self.batch = min(self.batch * 2, REPLAY_BATCH)
+
+    def too_big(self) -> None:
+        """The answer was too big to read: ask again for fewer at a time, at the next look."""
+        self.batch = max(1, self.batch // 10)
+        self.asked_at = -math.inf
 
 
 @dataclass

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from hub import inbox
 from hub.listener import Hub
 from hub.store import HubStore
 from hub.web import create_hub_app
@@ -209,3 +210,26 @@ def test_hub_mistakes_exit_2_with_one_line(args, message):
     done = smarttable("hub", *args)
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_replay_answer_too_big_to_read_is_asked_for_again_in_smaller_batches(make_hub, broker, tmp_path,
+                                                                               monkeypatch):
+    """Twelve games in the table's log: the hub's limit on one answer lowered (from its 4 MiB) to a third
+    of the whole log, so a short log shows it. The hub asks for a tenth as many events, and fewer again,
+    until an answer fits, then more as answers fill the gap, and gets every event."""
+    table = PublishedTable(tmp_path, broker.url, table_id="big")
+    try:
+        for _ in range(12):
+            table.controller.command("new_game")
+            table.controller.command("select", id="rifles")
+        events = table.gamelog.since(0)
+        whole, largest = len(json.dumps(events)), max(len(json.dumps(e)) for e in events)
+        assert whole // 3 > 2 * largest
+        monkeypatch.setitem(inbox.MAX_BYTES, "reply/replay", whole // 3)
+        hub = make_hub(client_id="hub-big")
+        assert wait_until(lambda: stored_seqs(hub.store, "big") == table.logged_seqs(), 60), \
+            (stored_seqs(hub.store, "big")[-3:], table.logged_seqs()[-3:], hub.tables()[0]["rejected"])
+        line = create_hub_app(hub).test_client().get("/api/tables").get_json()["tables"][0]
+        assert line["rejected"]["by_reason"]["too_big"] >= 1 and line["complete_to"] == table.logged_seqs()[-1]
+    finally:
+        table.close()
