@@ -24,9 +24,13 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
+from table import registry
+from table.live.events import KINDS as KNOWN_KINDS
+
 KINDS = ("available", "state", "events", "reply/replay")
-EVENT_KINDS = ("select", "target", "phase", "move", "roll", "warning", "game_start", "marker", "terrain",
-               "camera", "undo", "confirm", "measure", "bookmark", "settings", "synaptik", "")
+# every kind a table's log may hold (the events' own and each rule system's live game, as the registry
+# lists them), and one that is empty
+EVENT_KINDS = (*sorted(KNOWN_KINDS), *registry.names(), "")
 FIELDS = ("id", "model", "target", "from", "to", "distance", "scene", "result", "params", "label", "message",
           "units", "terrain", "args", "answer", "action", "seed", "hex", "marker", "by", "status")
 
