@@ -7,7 +7,7 @@ ruler, and a light cut line around each tile (the marker and its white margin, w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -166,17 +166,15 @@ def render_sheets(spec: SheetSpec) -> list[Image.Image]:
     return pages
 
 
-def write_sheets(spec: SheetSpec, out: str | Path, stickers: Mapping[int, float] | None = None
+def write_sheets(spec: SheetSpec, out: str | Path, first: Sequence[Image.Image] = ()
                  ) -> tuple[list[Path], int]:
-    """Write the sheets (ring stickers first, id -> base mm: vision/sticker_sheets.py): one PDF (every
-    page) or PNG files (NAME.png, NAME-2.png, ...); returns the files and the number of pages."""
-    from vision.sticker_sheets import sticker_pages
-
+    """Write the sheets after the pages `first` (the ring stickers': vision/sticker_sheets.py): one PDF
+    (every page) or PNG files (NAME.png, NAME-2.png, ...); returns the files and the number of pages."""
     out = Path(out)
     suffix = out.suffix.lower()
     if suffix not in (".pdf", ".png"):
         raise ConfigError(f"{out}: write a .pdf or a .png")
-    pages = (sticker_pages(stickers, spec) if stickers else []) + render_sheets(spec)
+    pages = [*first, *render_sheets(spec)]
     if not pages:
         raise ConfigError("no markers to print: give --ids or keep the corner markers")
     out.parent.mkdir(parents=True, exist_ok=True)

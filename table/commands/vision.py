@@ -152,6 +152,7 @@ def run_markers(args: argparse.Namespace) -> Any:
     from vision import ringcode
     from vision.sheets import SheetSpec, parse_ids, write_sheets
     from vision.sticker import Sticker
+    from vision.sticker_sheets import sticker_pages
 
     config = load_config(args.config)
     m = config.markers
@@ -181,7 +182,7 @@ def run_markers(args: argparse.Namespace) -> Any:
         panel_url = args.panel_url or f"http://smarttable.local:{config.web.port}/"
     spec = SheetSpec(m.dictionary, squares, size_mm, corner_ids,
                      float(m.corner_size_mm), pointer, args.page, args.dpi, panel_url=panel_url)
-    paths, pages = write_sheets(spec, args.out, stickers)
+    paths, pages = write_sheets(spec, args.out, sticker_pages(stickers, spec) if stickers else [])
     return {"files": [str(p) for p in paths], "pages": pages,
             **({"panel_url": panel_url} if panel_url else {}),
             "markers": list(squares), "corners": list(corner_ids), "pointer": pointer,
