@@ -203,7 +203,8 @@ class Browser:
         try:
             page.goto(url)
             yield page
-            assert page.errors() == [], f"{self.engine}: page errors"
+            errors = page.errors()
+            assert errors == [], f"{self.engine}: page errors {errors}"
         finally:
             page.close()
 

@@ -76,6 +76,16 @@ def test_the_header_stays_on_one_line(engine, table, size):
         assert "Activations / Turn 1 · Player B" in seen, seen
 
 
+def on_screen(page, selector: str, name: str) -> tuple[np.ndarray, float, dict]:
+    """The screenshot with the first `selector` scrolled to the middle of the screen, checked to be the element
+    seen there (not under the sticky header), and its box."""
+    page.js("(s) => document.querySelector(s).scrollIntoView({block: 'center'})", selector)
+    page.wait("""(s) => { const e = document.querySelector(s), r = e.getBoundingClientRect();
+      return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === e; }""", selector)
+    image, scale = pixels(page, name)
+    return image, scale, page.boxes(selector)[0]
+
+
 def test_form_controls_are_dark(engine, table):
     """WebKit drew the settings' checkboxes and number spinners white on the dark page."""
     _, _, _, server = table
@@ -83,13 +93,11 @@ def test_form_controls_are_dark(engine, table):
         page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
         page.js("() => { location.hash = '#setup/settings'; }")
         page.wait("() => !!document.querySelector('#settings-form input[type=checkbox]')")
-        page.js("() => document.querySelector('#settings-form input[type=checkbox]').scrollIntoView({block: 'center'})")
         page.wait("() => !document.querySelector('#settings-form input[type=checkbox]').checked")
-        image, scale = pixels(page, "settings-controls")
-        checkbox = page.boxes("#settings-form input[type=checkbox]")[0]
+        image, scale, checkbox = on_screen(page, "#settings-form input[type=checkbox]", "settings-checkbox")
         inside = luminance(crop(image, scale, checkbox, inset=3))
         assert inside.mean() < 90, (page.engine, "a light checkbox", inside.mean())
-        number = page.boxes("#settings-form input[type=number]")[0]
+        image, scale, number = on_screen(page, "#settings-form input[type=number]", "settings-number")
         spinner = {**number, "x": number["x"] + number["width"] - 30, "width": 26}  # where spinners are drawn
         assert luminance(crop(image, scale, spinner, inset=4)).max() < 120, (page.engine, "light spinners")
 
