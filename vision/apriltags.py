@@ -1,64 +1,88 @@
-"""The AprilTag C library as a second detector, on the regions OpenCV found a quad but no marker.
+"""The AprilTag C library reading whole frames, or pieces of them, for the families it knows.
 
-On real photos the library keeps markers that OpenCV's reading loses (motion blur, small tags, a
-thin white margin); run on the whole frame it costs 1.5-2.5x OpenCV's detector, on small crops around
-the quads OpenCV rejected about a tenth of it. Through apriltag-python, the AprilTag project's own
-Python binding (wheels for x86-64 and aarch64, so a Pi installs it from PyPI). tag36h11 only.
+The library finds its own quads: it needs no outline from OpenCV, so it keeps markers OpenCV never
+outlines (a thin white margin, blur, a tag on a busy background) as well as the ones it outlines but
+cannot read. Through apriltag-python, the AprilTag project's own binding (wheels for x86-64 and
+aarch64, so a Pi installs it from PyPI). Which families it reads: vision/families.py.
+
+Two things keep its cost near OpenCV's detector:
+- Quieting. The library thresholds every 4x4-pixel tile whose neighbourhood of 3x3 tiles spans 5 grey
+  levels or more, so sensor noise and JPEG texture on a plain surface become a field of blobs it
+  must cluster and fit: a flat frame with noise of 3 levels costs it 25 times a clean one. Where a
+  13-pixel neighbourhood spans fewer than QUIET_CONTRAST levels, the frame is smoothed first. No
+  marker the library accepts lies there: a decision margin of MIN_MARGIN needs a black-to-white
+  contrast of about twice that, and near a marker's edges the frame is left as it is.
+- A scale. When the smallest marker is big in the frame, the library reads a copy shrunk by `scale`
+  (a cell still LIBRARY_CELL_PX pixels or more); the corners are refined on the full frame afterwards
+  (vision/refine.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
+import cv2
 import numpy as np
 
-DICTIONARY = "DICT_APRILTAG_36h11"
-MIN_MARGIN = 30.0  # the library's decision margin; real markers on the photos score 45-150
+MIN_MARGIN = 30.0  # the library's decision margin; real markers on the photos score 38-150
+MAX_HAMMING = 1  # bits the library may correct (its default)
+QUIET_CONTRAST = 30  # grey levels: see the module's docstring
+QUIET_WINDOW = 13  # pixels: the library's threshold looks at 3x3 tiles of 4 pixels
+SMOOTH_WINDOW = 9
+LIBRARY_CELL_PX = 2.5  # a shrunk copy keeps this many pixels a cell: the library reads it clean or spoiled
 # the library lists corners left-bottom, right-bottom, right-top, left-top in the tag's frame and puts
 # pixel centres at +0.5; OpenCV's order (top-left, top-right, bottom-right, bottom-left) is this one
 TO_OPENCV_ORDER = [1, 0, 3, 2]
 
-_detector: Any = None  # the library has no type hints
+_detectors: dict[str, Any] = {}  # one per family and process (the library has no type hints)
+_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (QUIET_WINDOW, QUIET_WINDOW))
 
 
-def library() -> Any:
-    """The library's tag36h11 detector, made on first use (one per process)."""
-    global _detector
-    if _detector is None:
+def library(family: str) -> Any:
+    """The library's detector for a family (its name: `tag36h11`, ...), made on first use."""
+    if family not in _detectors:
         import apriltag
 
-        _detector = apriltag.apriltag("tag36h11", maxhamming=1, decimate=1.0)
-    return _detector
+        _detectors[family] = apriltag.apriltag(family, threads=1, maxhamming=MAX_HAMMING, decimate=1.0)
+    return _detectors[family]
 
 
-def side_px(quad: np.ndarray) -> float:
-    return float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+def quieted(grey: np.ndarray) -> np.ndarray:
+    """A copy with the low-contrast areas smoothed (see the module's docstring)."""
+    spread = cv2.dilate(grey, _KERNEL)
+    cv2.subtract(spread, cv2.erode(grey, _KERNEL), dst=spread)
+    _, quiet = cv2.threshold(spread, QUIET_CONTRAST - 1, 255, cv2.THRESH_BINARY_INV)  # under QUIET_CONTRAST
+    out = grey.copy()
+    cv2.copyTo(cv2.blur(grey, (SMOOTH_WINDOW, SMOOTH_WINDOW)), quiet, out)
+    return out
 
 
-def read_regions(grey: np.ndarray, quads: Sequence[np.ndarray], known: Sequence[tuple[float, float]]
-                 ) -> list[tuple[int, np.ndarray]]:
-    """(id, corners in OpenCV's order) of the markers the library finds in a crop around each quad
-    (twice its side), skipping quads at a known marker; full-image pixels."""
-    centres = np.asarray(known, dtype=np.float64).reshape(-1, 2)
-    out: list[tuple[int, np.ndarray]] = []
+def scale_for(side_px: float, cells: int) -> float:
+    """How far a frame may be shrunk (1, 1.5, 2, 2.5, ...) with a marker of `side_px` (its square of
+    `cells` cells) still LIBRARY_CELL_PX pixels a cell."""
+    return max(1.0, np.floor(2.0 * side_px / cells / LIBRARY_CELL_PX) / 2.0)
+
+
+def read(grey: np.ndarray, family: str, scale: float = 1.0,
+         enhance: Callable[[np.ndarray, float], np.ndarray] | None = None) -> list[tuple[int, np.ndarray]]:
+    """(id, corners (4, 2) in OpenCV's order and pixel convention) of every marker of `family` the
+    library reads in `grey` (any 2-D uint8 view) shrunk by `scale` (then passed through
+    `enhance(image, scale)` if given), with a decision margin of at least MIN_MARGIN; corners in
+    `grey`'s pixels, as the library fitted them."""
     h, w = grey.shape[:2]
-    for quad in quads:
-        side, centre = side_px(quad), quad.mean(axis=0)
-        if len(centres) and np.min(np.linalg.norm(centres - centre, axis=1)) < side:
-            continue
-        half = int(side) + 4
-        x0, y0 = max(0, int(centre[0]) - half), max(0, int(centre[1]) - half)
-        x1, y1 = min(w, int(centre[0]) + half), min(h, int(centre[1]) + half)
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            continue
-        for d in library().detect(np.ascontiguousarray(grey[y0:y1, x0:x1])):
-            if d["margin"] < MIN_MARGIN:
-                continue
-            corners = np.asarray(d["lb-rb-rt-lt"], np.float64)[TO_OPENCV_ORDER] - 0.5 + (x0, y0)
-            found_centre = corners.mean(axis=0)
-            if len(centres) and np.min(np.linalg.norm(centres - found_centre, axis=1)) < side_px(corners) / 2:
-                continue
-            out.append((int(d["id"]), corners.astype(np.float32)))
-            centres = np.vstack([centres, found_centre])
+    if h < 8 or w < 8:
+        return []
+    small = grey
+    if scale > 1.0:
+        size = (max(8, round(w / scale)), max(8, round(h / scale)))
+        small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+    if enhance is not None:
+        small = enhance(small, scale)
+    ratio = np.array([w / small.shape[1], h / small.shape[0]])
+    out = []
+    for d in library(family).detect(quieted(small)):
+        if d["margin"] >= MIN_MARGIN:
+            corners = np.asarray(d["lb-rb-rt-lt"], np.float64)[TO_OPENCV_ORDER]  # pixel centres at +0.5
+            out.append((int(d["id"]), corners * ratio - 0.5))
     return out

@@ -1,9 +1,13 @@
-"""Marker detection: OpenCV's ArucoDetector tuned from the marker size, plus a second pass.
+"""Marker detection: the AprilTag library or OpenCV's ArucoDetector, tuned from the marker size.
 
 A `Detection` is one marker in image pixels: its four corners in the marker's own order (top-left,
 top-right, bottom-right, bottom-left of the printed marker) and its centre, the intersection of the
-diagonals. Parameters are derived from the printed marker size and the camera geometry, so small
-markers are not dropped by OpenCV's default `minMarkerPerimeterRate`.
+diagonals. The families the AprilTag C library knows (vision/families.py) are read by it on the whole
+frame or piece (vision/apriltags.py); the other OpenCV dictionaries by OpenCV, with a second pass over
+the quads it outlined but could not read. Parameters are derived from the printed marker size and the
+camera geometry, so small markers are not dropped by OpenCV's default `minMarkerPerimeterRate` and
+the library reads a frame shrunk only as far as the smallest marker allows. Corners are then fitted
+from each marker's edges (vision/refine.py).
 """
 
 from __future__ import annotations
@@ -13,8 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from table.errors import ConfigError
 from vision import apriltags
+from vision.families import family
 from vision.refine import refine_corners
 
 MM_PER_INCH = 25.4
@@ -25,15 +29,13 @@ MIN_BOARD_FILL = 0.55
 MIN_SIZE_FRACTION = 0.6
 SHARPEN_SIGMA = 1.5  # unsharp mask for the sharpened pass: restores a blurred marker's thin white margin
 SHARPEN_AMOUNT = 1.5
+REFINE_CELL_PX = 4.0  # the library's corners of markers under this many pixels a cell are refined
 
 
 def get_dictionary(name: str) -> cv2.aruco.Dictionary:
-    """An OpenCV predefined dictionary by name (`DICT_APRILTAG_36h11`, `DICT_4X4_50`, ...)."""
-    code = getattr(cv2.aruco, name, None) if name.startswith("DICT_") else None
-    if not isinstance(code, int):
-        known = sorted(n for n in dir(cv2.aruco) if n.startswith("DICT_"))
-        raise ConfigError(f"unknown marker dictionary {name!r} (known: {', '.join(known)})")
-    return cv2.aruco.getPredefinedDictionary(code)
+    """An OpenCV predefined dictionary by name (`DICT_APRILTAG_36h11`, `DICT_4X4_50`, ...); a
+    ConfigError names the known ones."""
+    return family(name).dictionary()
 
 
 @dataclass(frozen=True)
@@ -88,14 +90,16 @@ class DetectorSettings:
     dictionary: str = "DICT_APRILTAG_36h11"
     min_side_px: float = 12.0  # smallest marker side worth finding
     max_side_px: float = 0.0  # 0: no limit
+    scale: float = 1.0  # the AprilTag library reads the frame shrunk this much (vision/apriltags.py)
 
     @classmethod
     def for_markers(cls, dictionary: str, smallest_mm: float, largest_mm: float, px_per_inch: float
                     ) -> DetectorSettings:
         """Settings for markers of the given printed sizes at an (under-)estimated scale."""
-        small = expected_side_px(smallest_mm, px_per_inch) * MIN_SIZE_FRACTION
+        expected = expected_side_px(smallest_mm, px_per_inch)
         large = expected_side_px(largest_mm, px_per_inch) / MIN_SIZE_FRACTION / MIN_BOARD_FILL
-        return cls(dictionary, max(8.0, small), large)
+        scale = apriltags.scale_for(expected, family(dictionary).square_cells)
+        return cls(dictionary, max(8.0, expected * MIN_SIZE_FRACTION), large, scale)
 
 
 def detector_parameters(settings: DetectorSettings, image_shape: tuple[int, ...],
@@ -125,6 +129,10 @@ def detector_parameters(settings: DetectorSettings, image_shape: tuple[int, ...]
     return p
 
 
+def _side(quad: np.ndarray) -> float:
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+
+
 def _ids(ids: np.ndarray | None) -> np.ndarray:
     """Marker ids as a flat array: OpenCV 5 gives (N,), 4.x gives (N, 1)."""
     return np.zeros(0, int) if ids is None else np.asarray(ids).reshape(-1)
@@ -149,16 +157,19 @@ def _grey(image: np.ndarray) -> np.ndarray:
 
 
 class MarkerDetector:
-    """ArucoDetector with derived parameters and edge-fitted corners, plus a second pass.
+    """The AprilTag library or ArucoDetector with derived parameters, and edge-fitted corners.
 
-    `detect()` also returns the quads OpenCV found but could not decode; `second_pass()` re-reads the
-    ones worth it (a marker's size on the board) from their refined edges with a local threshold:
-    blur, glare and JPEG damage usually spoil OpenCV's global reading, not the marker's outline.
+    `detect()` searches a frame or regions of it. For OpenCV's dictionaries it also returns the quads
+    OpenCV found but could not decode; `second_pass()` re-reads the ones worth it (a marker's size on
+    the board) from their refined edges with a local threshold: blur, glare and JPEG damage usually
+    spoil OpenCV's global reading, not the marker's outline. The library reads what it outlines
+    itself and leaves no such quads.
     """
 
     def __init__(self, settings: DetectorSettings):
         self.settings = settings
-        self.dictionary = get_dictionary(settings.dictionary)
+        self.family = family(settings.dictionary)
+        self.dictionary = None if self.family.opencv is None else self.family.dictionary()
         self._cache: dict[tuple[tuple[int, int], bool], cv2.aruco.ArucoDetector] = {}
 
     def _detector(self, shape: tuple[int, ...], dense: bool) -> cv2.aruco.ArucoDetector:
@@ -168,29 +179,46 @@ class MarkerDetector:
         if key not in self._cache:
             if len(self._cache) > 128:  # windows of many sizes: start again rather than grow
                 self._cache.clear()
+            assert self.dictionary is not None  # OpenCV's families only
             params = detector_parameters(self.settings, shape, dense)
             self._cache[key] = cv2.aruco.ArucoDetector(self.dictionary, params)
         return self._cache[key]
+
+    def search(self, view: np.ndarray, dense: bool = False, sharpen: bool = False, flatten: bool = False
+               ) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
+        """(marker quads, their ids, quads outlined but not read) in one grey image, corners not yet
+        refined, in its pixels. `dense`: the library reads it unshrunk, OpenCV with many threshold
+        windows (slower; for markers known to be missing). `sharpen` searches a `sharpened()` copy,
+        `flatten` one with the light divided out too (the library's shrunk copy, OpenCV's whole one)."""
+        s = self.settings
+        if self.family.library is not None:
+            def enhance(image: np.ndarray, scale: float) -> np.ndarray:
+                return sharpened(image, s.min_side_px / 1.5 / scale if flatten else 0.0)
+
+            got = [(i, q) for i, q in apriltags.read(view, self.family.library, 1.0 if dense else s.scale,
+                                                     enhance if sharpen or flatten else None)
+                   if s.min_side_px <= _side(q) and (s.max_side_px <= 0 or _side(q) <= s.max_side_px)]
+            return [q.astype(np.float32) for _, q in got], [i for i, _ in got], []
+        image = self.enhanced(view, flatten) if sharpen or flatten else view
+        corners, ids, rejected = self._detector(image.shape, dense).detectMarkers(image)
+        return ([np.asarray(c, np.float32).reshape(4, 2) for c in corners], [int(i) for i in _ids(ids)],
+                [np.asarray(c, np.float32).reshape(4, 2) for c in rejected])
 
     def detect(self, image: np.ndarray, rois: list[tuple[int, int, int, int]] | None = None,
                dense: bool = False, sharpen: bool = False, flatten: bool = False
                ) -> tuple[list[Detection], list[np.ndarray]]:
         """(markers, rejected quads) in the image, or only in the regions rois = [(x, y, w, h), ...];
-        full-image pixels. `dense` searches with many threshold windows (slower; for markers known
-        to be missing); `sharpen` searches a `sharpened()` copy, `flatten` one with the light divided
-        out too (corners still come from the image)."""
+        full-image pixels; `dense`, `sharpen`, `flatten`: see `search` (corners come from the image)."""
         grey = _grey(image)
         quads: list[np.ndarray] = []
         ids: list[int] = []
         rejects: list[np.ndarray] = []
         for x0, y0, w, h in rois if rois is not None else [(0, 0, grey.shape[1], grey.shape[0])]:
-            view = grey[y0:y0 + h, x0:x0 + w]
-            view = self.enhanced(view, flatten) if sharpen or flatten else view
-            corners, got, rejected = self._detector(view.shape, dense).detectMarkers(view)
+            found, got, rejected = self.search(grey[y0:y0 + h, x0:x0 + w], dense, sharpen, flatten)
             shift = np.array([x0, y0], np.float32)
-            quads += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in corners]
-            ids += list(_ids(got))
-            rejects += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in rejected]
+            quads += [q + shift for q in found]
+            ids += got
+            rejects += [q + shift for q in rejected]
         return self._finish(grey, quads, ids), rejects
 
     def enhanced(self, image: np.ndarray, flatten: bool = False) -> np.ndarray:
@@ -198,11 +226,20 @@ class MarkerDetector:
         return sharpened(image, self.settings.min_side_px / 1.5 if flatten else 0.0)
 
     def _finish(self, grey: np.ndarray, quads: list[np.ndarray], ids: list[int]) -> list[Detection]:
+        """Detections with edge-fitted corners: all of OpenCV's (its own are half a pixel off), and
+        the library's under REFINE_CELL_PX a cell (it fits bigger markers' edges as well or better:
+        bench/vision/bench_corners.py)."""
         if not quads:
             return []
-        cells = self.dictionary.markerSize + 2
-        refined = refine_corners(grey, np.stack(quads), 1.0 / cells)
-        return [Detection(int(i), q, diagonal_centre(q)) for i, q in zip(ids, refined, strict=True)]
+        f = self.family
+        stacked = np.stack(quads).astype(np.float32)
+        todo = np.arange(len(quads))
+        if f.library is not None:
+            todo = todo[[_side(q) < REFINE_CELL_PX * f.square_cells for q in stacked]]
+        if len(todo):
+            stacked[todo] = refine_corners(grey, stacked[todo], 1.0 / f.square_cells,
+                                           iterations=1 if f.library else 2, light_inside=f.light_inside)
+        return [Detection(int(i), q, diagonal_centre(q)) for i, q in zip(ids, stacked, strict=True)]
 
     def second_pass(self, image: np.ndarray, candidates: list[np.ndarray], found: list[Detection]
                     ) -> list[Detection]:
@@ -216,7 +253,7 @@ class MarkerDetector:
             length = float(np.mean(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)))
             if not len(known) or np.min(np.linalg.norm(known - pts.mean(axis=0), axis=1)) >= 0.5 * length:
                 todo.append(pts)
-        if not todo:
+        if not todo or self.dictionary is None:
             return []
         cells = self.dictionary.markerSize + 2
         quads = np.stack(todo).astype(np.float64)
@@ -243,16 +280,6 @@ class MarkerDetector:
                 taken.append(quad.mean(axis=0))
                 done.add(k)
         return self._finish(grey, out_quads, ids)
-
-    def rescue(self, image: np.ndarray, candidates: list[np.ndarray], found: list[Detection]
-               ) -> list[Detection]:
-        """Markers the AprilTag library reads around candidate quads (image pixels) where no marker is
-        known yet: tag36h11 only, see vision.apriltags."""
-        if self.settings.dictionary != apriltags.DICTIONARY or not candidates:
-            return []
-        grey = _grey(image)
-        got = apriltags.read_regions(grey, candidates, [d.centre for d in found])
-        return self._finish(grey, [q for _, q in got], [i for i, _ in got])
 
 
 QUIET_CELLS = 1  # white margin printed around a marker, in cells
@@ -324,6 +351,5 @@ def detect_markers(image: np.ndarray, dictionary: str = "DICT_APRILTAG_36h11") -
     sorted by id and position."""
     detector = MarkerDetector(DetectorSettings(dictionary, min_side_px=8.0))
     found, rejected = detector.detect(image)
-    found += detector.second_pass(image, rejected, found)
-    found += detector.rescue(image, rejected, found)
+    found += detector.second_pass(image, rejected, found)  # OpenCV's quads (the library leaves none)
     return sorted(found, key=lambda d: (d.id, d.centre))

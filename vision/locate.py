@@ -103,10 +103,12 @@ class VisionSetup:
             return self.sticker_height_mm / MM_PER_INCH
         return self.model_height_mm / MM_PER_INCH
 
-    def detector_settings(self, image_shape: tuple[int, ...],
-                          px_per_inch: float | None = None) -> DetectorSettings:
+    def detector_settings(self, image_shape: tuple[int, ...], px_per_inch: float | None = None,
+                          corners_only: bool = False) -> DetectorSettings:
+        """Settings for every marker, or the calibration markers alone (`corners_only`: printed bigger
+        than the models, they let the AprilTag library read a frame shrunk further)."""
         scale = px_per_inch * 0.85 if px_per_inch else guess_px_per_inch(image_shape, self.board)
-        sizes = (self.model_size_mm, self.corner_size_mm)
+        sizes = (self.corner_size_mm,) if corners_only else (self.model_size_mm, self.corner_size_mm)
         return DetectorSettings.for_markers(self.dictionary, min(sizes), max(sizes), scale)
 
     def intrinsics_for(self, image_shape: tuple[int, ...]) -> Intrinsics | None:
@@ -282,12 +284,38 @@ def plausible_candidates(rejects: Sequence[np.ndarray], setup: VisionSetup,
 
 
 def detect_all(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
-               calibration: Calibration | None = None) -> tuple[list[Detection], Calibration | None]:
-    """First pass, calibration (unless given), second pass on marker-sized misses, recalibration if the
-    second pass found calibration markers."""
+               calibration: Calibration | None = None, sharpen: bool = True, stickers: bool = True
+               ) -> tuple[list[Detection], Calibration | None]:
+    """First look, calibration (unless given), a second look, recalibration if the second look
+    found calibration markers, then the ring stickers the config assigns (unless not `stickers`).
+    The AprilTag library's second look reads a sharpened copy (motion blur or defocus of about a
+    cell merges a marker's black border with what lies beyond its white margin; sharpening
+    separates them), and with `sharpen` False only when the first look could not calibrate;
+    OpenCV's is the second pass over its marker-sized misses, with sharpened passes when that pass
+    had much to read."""
     detections, rejects = detector.detect(image)
     if calibration is None:
         calibration = calibrate_frame(detections, setup, image.shape)
+    if detector.family.library is not None:
+        more: list[Detection] = []
+        if sharpen or calibration is None:
+            more = new_detections(detector.detect(image, sharpen=True)[0], detections)
+    else:
+        more = second_looks(image, setup, detector, calibration, detections, rejects)
+    if more:
+        detections += more
+        if any(d.id in setup.calibration_points for d in more):
+            calibration = calibrate_frame(detections, setup, image.shape) or calibration
+    if stickers and setup.stickers and calibration is not None:
+        detections += find_stickers(image, setup, calibration)
+    return detections, calibration
+
+
+def second_looks(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
+                 calibration: Calibration | None, detections: list[Detection], rejects: list[np.ndarray]
+                 ) -> list[Detection]:
+    """OpenCV's second pass on marker-sized misses; when it had to read a fifth or more of what the
+    first found, sharpened passes too."""
     candidates = plausible_candidates(rejects, setup, calibration)
     more = detector.second_pass(image, candidates, detections)
     if len(more) >= max(3, SHARPEN_TRIGGER * len(detections)):
@@ -296,14 +324,7 @@ def detect_all(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
             more += extra
             if not extra:  # this look found nothing: the next is unlikely to
                 break
-    more += detector.rescue(image, candidates, detections + more)
-    if more:
-        detections += more
-        if any(d.id in setup.calibration_points for d in more):
-            calibration = calibrate_frame(detections, setup, image.shape) or calibration
-    if setup.stickers and calibration is not None:
-        detections += find_stickers(image, setup, calibration)
-    return detections, calibration
+    return more
 
 
 def find_stickers(image: np.ndarray, setup: VisionSetup, calibration: Calibration,

@@ -67,6 +67,24 @@ def photo_sets(root: Path) -> dict[str, list[Photo]]:
     return {d.name: load_set(d) for d in sorted(root.iterdir()) if d.is_dir() and any(d.glob("*.ref.json"))}
 
 
+PARTS = ("development", "held-out")
+
+
+def split(sets: dict[str, list[Photo]], split_file: Path) -> dict[str, dict[str, list[Photo]]]:
+    """The sets cut into a development part and a held-out part, by the photo names the split file
+    (`{"held_out": {set: [photo file names]}}`) holds out: {part: {set: photos}}."""
+    try:
+        held = {k: set(v) for k, v in json.loads(split_file.read_text())["held_out"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ConfigError(f"{split_file}: not a photo split ({exc})") from None
+    parts: dict[str, dict[str, list[Photo]]] = {part: {} for part in PARTS}
+    for name, photos in sets.items():
+        out = held.get(name, set())
+        parts["development"][name] = [p for p in photos if p.path.name not in out]
+        parts["held-out"][name] = [p for p in photos if p.path.name in out]
+    return parts
+
+
 def corner_errors(found: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Per-corner distances (4,) after the cyclic alignment of `found` to `ref` with the least total,
     either way round (reference files list corners clockwise or counter-clockwise)."""

@@ -36,15 +36,14 @@ class PieceDetector(MarkerDetector):
                 break
             searched.append(piece)
             x0, y0, w, h = piece
-            view = grey[y0:y0 + h, x0:x0 + w]
-            corners, got, rejected = self._detector(view.shape, False).detectMarkers(view)
+            found, got, rejected = self.search(grey[y0:y0 + h, x0:x0 + w])
             shift = np.array([x0, y0], np.float32)
-            for quad, marker_id in zip(corners, [] if got is None else got.ravel(), strict=True):
-                quad = np.asarray(quad, np.float32).reshape(4, 2) + shift
-                if not _seen(quad, int(marker_id), quads, ids):
+            for quad, marker_id in zip(found, got, strict=True):
+                quad = quad + shift
+                if not _seen(quad, marker_id, quads, ids):
                     quads.append(quad)
-                    ids.append(int(marker_id))
-            rejects += [np.asarray(c, np.float32).reshape(4, 2) + shift for c in rejected]
+                    ids.append(marker_id)
+            rejects += [q + shift for q in rejected]
         return self._finish(grey, quads, ids), rejects, searched
 
 

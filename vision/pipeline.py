@@ -1,11 +1,15 @@
 """The live vision loop: `VisionPipeline(config).process(frame) -> Observation`.
 
-A full pass (the whole frame at once) calibrates, and runs again only when it must: no calibration
-yet, the camera or board bumped, or most of the frame changed. Otherwise each frame's detection is
-bounded (vision/budget.py): the regions that changed since the last frame and the places of markers
-still settling come first, then a slice of a sweep that searches the whole frame again over
-`full_pass_every` frames (and re-checks the corner markers once a turn); what does not fit in the
-frame's share of the budget waits for the next frame. A tracked marker that was looked for and not
+A full pass looks over the whole frame for the calibration markers (printed bigger than the models,
+so the AprilTag library reads a copy shrunk for them, vision/apriltags.py), calibrates and, that
+first time, looks for every marker at the calibration's scale. It runs again only while the camera
+or board looks bumped, for the calibration markers alone; after a recalibration the whole frame is
+searched for every marker piece by piece. Otherwise each frame's detection is bounded (vision/budget.py):
+the pieces left from earlier frames, the places of markers still settling and the regions that
+changed since the last frame come first (all of the frame when most of it changed), then a slice
+of a sweep that searches the whole frame again over `full_pass_every` frames (and re-checks the
+corner markers once a turn); what does not fit in the frame's share of the budget waits for the
+next frame. A tracked marker that was looked for and not
 found is searched for by the recovery search (vision/recovery.py) in its own share of the budget.
 The tracker turns sightings into steady poses and move events.
 """
@@ -24,7 +28,7 @@ from table.config import Config
 from vision.budget import Deadline, Sweep, inside, split_box
 from vision.calibrate import Calibration
 from vision.changes import Box, ChangeDetector, box_around, covered, merge_boxes
-from vision.detect import MM_PER_INCH, Detection, diagonal_centre
+from vision.detect import MM_PER_INCH, Detection, MarkerDetector, diagonal_centre
 from vision.lens import Intrinsics
 from vision.locate import (
     VisionSetup,
@@ -43,7 +47,7 @@ from vision.types import Frame, Observation
 
 BUMP_INCHES = 0.04  # a corner marker this far from where calibration puts it has moved
 BUMP_FRAMES = 2  # ... in this many checks running, with at least two corner markers
-FULL_PASS_AREA = 0.4  # when more of the frame than this changed, search all of it
+FULL_PASS_AREA = 0.4  # when more of the frame than this changed, search all of it again (piece by piece)
 DETECT_SHARE = 0.3  # of the frame interval (1 / camera fps): changed regions and the sweep
 RECOVERY_SHARE = 0.1  # ... and the recovery search
 PIECE_SIDES = 24  # detection pieces are at most this many marker sides square ...
@@ -113,12 +117,15 @@ class VisionPipeline:
         self.stats.frames += 1
         changed = self._changes.update(grey, frame.lores)
         warnings: list[str] = []
-        full = self._needs_full_pass(grey, changed)
         searched: list[Box] = []
-        if full:
+        if self.calibration is None or self._detector is None or self._bumps:
             detections, warnings = self._full_pass(grey)
         else:
-            detections, searched, corner_check = self._region_pass(grey, changed or [])
+            h, w = grey.shape[:2]
+            if changed is None or sum(bw * bh for _, _, bw, bh in changed) > FULL_PASS_AREA * w * h:
+                changed = None
+            detections, searched, corner_check = self._region_pass(grey, [(0, 0, w, h)] if changed is None
+                                                                   else changed)
             if corner_check:
                 warnings += self._check_bump(grey, detections)
         self.timings.detection = time.process_time() - started
@@ -130,7 +137,7 @@ class VisionPipeline:
         inset = 0.5 * OVERLAP_SIDES * self._side_px()
 
         def looked_at(marker_id: int) -> bool:
-            return full or marker_id not in self._pixels or inside(self._pixels[marker_id], searched, inset)
+            return marker_id not in self._pixels or inside(self._pixels[marker_id], searched, inset)
 
         detections += self._recover(grey, detections, changed, looked_at)
         started = time.process_time()
@@ -176,21 +183,22 @@ class VisionPipeline:
                 self._removal.forget(marker_id)
                 del self._missing[marker_id], self._pixels[marker_id]
 
-    def _needs_full_pass(self, grey: np.ndarray, changed: list[Box] | None) -> bool:
-        if self.calibration is None or self._detector is None or changed is None or self._bumps:
-            return True
-        area = sum(w * h for _, _, w, h in changed)
-        return area > FULL_PASS_AREA * grey.shape[0] * grey.shape[1]
-
     def _full_pass(self, grey: np.ndarray) -> tuple[list[Detection], list[str]]:
+        """The calibration markers' look over the whole frame: calibrates, then (the first time) looks
+        for every marker at the calibration's scale; or checks a bump, after which `_adopt` has every
+        marker searched for piece by piece."""
         self.stats.full_passes += 1
-        self._carried = []
         warnings: list[str] = []
-        if self._detector is None or self.calibration is None:
-            self._detector = PieceDetector(self.setup.detector_settings(grey.shape))
-        detections, calibration = detect_all(grey, self.setup, self._detector, self.calibration)
+        ppi = None if self.calibration is None else self.calibration.px_per_inch
+        corners = MarkerDetector(self.setup.detector_settings(grey.shape, ppi, corners_only=True))
+        detections, calibration = detect_all(grey, self.setup, corners, self.calibration, sharpen=False,
+                                             stickers=False)
         if self.calibration is None:
             self._adopt(calibration, grey)
+            if self._detector is not None and calibration is not None:
+                more, _ = detect_all(grey, self.setup, self._detector, calibration, sharpen=False)
+                detections += new_detections(more, detections)
+                self._carried = []
             missing = missing_corner_warning(detections, self.setup, calibration)
             if missing:
                 warnings.append(missing)
@@ -229,6 +237,8 @@ class VisionPipeline:
         return found
 
     def _adopt(self, calibration: Calibration | None, grey: np.ndarray) -> None:
+        """Take a calibration: detection settings for its scale, the sweep, and the whole frame to
+        search piece by piece from the next frame on."""
         self.calibration = calibration
         if calibration is not None:
             self._detector = PieceDetector(self.setup.detector_settings(grey.shape, calibration.px_per_inch))
@@ -236,6 +246,7 @@ class VisionPipeline:
             piece = PIECE_SIDES * self._side_px()  # tiles no larger than the pieces of changed regions
             tiles = max(self.full_pass_every, math.ceil(grey.shape[0] * grey.shape[1] / piece**2))
             self._sweep = Sweep(grey.shape, tiles, overlap)
+            self._carried = split_box((0, 0, grey.shape[1], grey.shape[0]), int(piece), overlap)
 
     def _note_corners(self, detections: list[Detection]) -> None:
         for d in detections:

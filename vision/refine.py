@@ -16,8 +16,9 @@ SPAN = (0.12, 0.88)  # part of the side used (keeps clear of the corners)
 
 
 def refine_corners(grey: np.ndarray, quads: np.ndarray, cell_fraction: float = 0.125,
-                   iterations: int = 2) -> np.ndarray:
-    """Refine (M, 4, 2) corner estimates of dark squares on a light surround; returns (M, 4, 2) float32.
+                   iterations: int = 2, light_inside: bool = False) -> np.ndarray:
+    """Refine (M, 4, 2) corner estimates of dark squares on a light surround (`light_inside`: light
+    squares in a dark ring); returns (M, 4, 2) float32.
 
     cell_fraction is one border cell's share of the side: the profile across an edge stays within the
     black border and the white margin around the marker.
@@ -26,11 +27,11 @@ def refine_corners(grey: np.ndarray, quads: np.ndarray, cell_fraction: float = 0
     if len(quads) == 0:
         return quads.astype(np.float32)
     for _ in range(iterations):
-        quads = _refine_once(grey, quads, cell_fraction)
+        quads = _refine_once(grey, quads, cell_fraction, -1.0 if light_inside else 1.0)
     return quads.astype(np.float32)
 
 
-def _refine_once(image: np.ndarray, quads: np.ndarray, cell_fraction: float) -> np.ndarray:
+def _refine_once(image: np.ndarray, quads: np.ndarray, cell_fraction: float, polarity: float) -> np.ndarray:
     m = len(quads)
     a = quads
     b = np.roll(quads, -1, axis=1)  # side i runs from corner i to corner i + 1
@@ -54,7 +55,7 @@ def _refine_once(image: np.ndarray, quads: np.ndarray, cell_fraction: float) -> 
     # sampling the 8-bit image rounds each value by at most half a level: a few thousandths of a pixel
     values = cv2.remap(image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     profile = values.reshape(m, 4, SAMPLES, steps).astype(np.float32)
-    grad = np.diff(profile, axis=3)  # dark inside -> light outside is positive
+    grad = polarity * np.diff(profile, axis=3)  # dark inside -> light outside is positive
     # keep the step itself: noise elsewhere in the window would pull the centroid to the middle
     grad = np.clip(grad - 0.25 * grad.max(axis=3, keepdims=True), 0, None)
     mids = (offsets[:, 1:] + offsets[:, :-1]) / 2  # (M, K-1)

@@ -93,20 +93,3 @@ def test_unknown_dictionary_is_a_config_error():
 
 def test_models_fixture_spreads_markers():
     assert len({(m.x, m.y) for m in models()}) == 16
-
-
-@pytest.mark.parametrize("quarter_turns", [0, 1, 2, 3])
-def test_apriltag_library_corners_come_in_opencvs_order(quarter_turns):
-    """The second detector's corners (vision.apriltags) are in the marker's own order, as OpenCV's."""
-    from vision import apriltags
-
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
-    image = np.full((300, 300), 255, np.uint8)
-    image[100:180, 60:140] = cv2.aruco.generateImageMarker(dictionary, 42, 80)
-    image = np.ascontiguousarray(np.rot90(image, quarter_turns))
-    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(image)
-    quad = np.asarray(corners[0], np.float32).reshape(4, 2)
-    got = apriltags.read_regions(image, [quad], [])
-    assert [i for i, _ in got] == [42] and int(np.asarray(ids).reshape(-1)[0]) == 42
-    # OpenCV puts an unrefined corner on the outermost black pixel's centre, the library on the edge
-    assert np.abs(got[0][1] - quad).max() < 1.0

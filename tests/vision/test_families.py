@@ -1,0 +1,107 @@
+"""Marker families: the AprilTag library reads OpenCV's AprilTag dictionaries as OpenCV draws them (same
+ids, same corner order), on the whole frame and shrunk, and families only the library knows are named."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from table.errors import ConfigError
+from vision import apriltags
+from vision.detect import DetectorSettings, MarkerDetector, detect_markers
+from vision.families import LIBRARY_NAMES, family
+from vision.refine import refine_corners
+
+
+def marker_image(dictionary: str, marker_id: int, side: int = 80) -> tuple[np.ndarray, np.ndarray]:
+    """A 300x300 white image with one marker (its black square `side` px), and that square's corners
+    in OpenCV's convention (pixel centres at integers), in the marker's own order."""
+    image = np.full((300, 300), 255, np.uint8)
+    image[100:100 + side, 60:60 + side] = cv2.aruco.generateImageMarker(family(dictionary).dictionary(),
+                                                                        marker_id, side)
+    x0, y0, x1, y1 = 59.5, 99.5, 59.5 + side, 99.5 + side
+    return image, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+def turned(image: np.ndarray, corners: np.ndarray, quarter_turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """The image turned by np.rot90 (counter-clockwise quarter turns) and the corners with it."""
+    out = corners.copy()
+    h, w = image.shape
+    for _ in range(quarter_turns):
+        out = np.column_stack([out[:, 1], (w - 1) - out[:, 0]])
+        h, w = w, h
+    return np.ascontiguousarray(np.rot90(image, quarter_turns)), out
+
+
+@pytest.mark.parametrize("dictionary", sorted(LIBRARY_NAMES))
+@pytest.mark.parametrize("quarter_turns", [0, 1, 2, 3])
+def test_the_library_reads_opencvs_apriltag_markers_with_their_ids_in_their_own_corner_order(dictionary,
+                                                                                           quarter_turns):
+    count = family(dictionary).dictionary().bytesList.shape[0]
+    for marker_id in (0, count // 2, count - 1):
+        image, truth = turned(*marker_image(dictionary, marker_id), quarter_turns)
+        got = apriltags.read(image, LIBRARY_NAMES[dictionary])
+        assert [i for i, _ in got] == [marker_id]
+        assert np.abs(got[0][1] - truth).max() < 0.3  # the library's own corners, in OpenCV's convention
+
+
+@pytest.mark.parametrize("scale", [1.5, 2.0, 3.0])
+def test_a_shrunk_read_gives_corners_in_the_full_frames_pixels(scale):
+    image, truth = marker_image("DICT_APRILTAG_36h11", 7, side=120)
+    got = apriltags.read(image, "tag36h11", scale)
+    assert [i for i, _ in got] == [7] and np.abs(got[0][1] - truth).max() < 0.3 * scale
+    detector = MarkerDetector(DetectorSettings(scale=scale))
+    found, rejected = detector.detect(image)
+    assert [d.id for d in found] == [7] and rejected == []  # the library leaves no quads to re-read
+    assert np.abs(found[0].corners - truth).max() < 0.3 * scale
+
+
+def test_the_shrink_follows_the_smallest_marker():
+    assert apriltags.scale_for(8 * 2.4, 8) == 1.0  # 2.4 px a cell: read as it is
+    assert apriltags.scale_for(8 * 5.0, 8) == 2.0  # 5 px a cell: a copy at 2.5 px a cell
+    assert apriltags.scale_for(8 * 4.0, 8) == 1.5  # never under LIBRARY_CELL_PX
+    small = DetectorSettings.for_markers("DICT_APRILTAG_36h11", 15, 50, 4056 / 52 * 0.55)
+    big = DetectorSettings.for_markers("DICT_APRILTAG_36h11", 15, 50, 4056 / 52 * 0.85)
+    assert small.scale == 1.0 and big.scale == 1.5
+
+
+def test_quieting_leaves_a_marker_and_its_surroundings_and_smooths_flat_noise():
+    image, _ = marker_image("DICT_APRILTAG_36h11", 3)
+    noisy = np.clip(image.astype(float) * 0.6 + 50 + np.random.default_rng(1).normal(0, 3, image.shape),
+                    0, 255).astype(np.uint8)
+    quiet = apriltags.quieted(noisy)
+    edges = cv2.dilate(cv2.Canny(image, 50, 150), np.ones((5, 5), np.uint8)) > 0
+    assert np.array_equal(quiet[edges], noisy[edges])  # near the marker's edges: untouched
+    flat = np.s_[10:50, 200:290]  # a plain area: noise of 3 levels smoothed to about a third
+    assert quiet[flat].std() < noisy[flat].std() / 2.5
+    assert [i for i, _ in apriltags.read(noisy, "tag36h11")] == [3]
+
+
+def test_families_only_the_library_knows():
+    f = family("tagCustom48h12")
+    assert (f.library, f.opencv, f.square_cells, f.light_inside) == ("tagCustom48h12", None, 6, True)
+    with pytest.raises(ConfigError, match="AprilTag library only"):
+        f.dictionary()
+    found, rejected = MarkerDetector(DetectorSettings("tagStandard41h12")).detect(np.full((200, 200), 128, np.uint8))
+    assert found == [] and rejected == []
+    with pytest.raises(ConfigError, match="tagStandard41h12"):  # the message lists them among the known
+        family("tagNope")
+
+
+def test_opencv_families_the_library_does_not_know_are_read_by_opencv():
+    image, truth = marker_image("DICT_4X4_50", 11)
+    f = family("DICT_4X4_50")
+    assert f.library is None and f.square_cells == 6
+    got = detect_markers(image, "DICT_4X4_50")
+    assert [d.id for d in got] == [11] and np.abs(got[0].corners - truth).max() < 0.1
+
+
+def test_a_light_square_in_a_dark_ring_is_refined_with_the_edges_the_other_way():
+    image, truth = marker_image("DICT_APRILTAG_36h11", 5)
+    blurred = cv2.GaussianBlur(255 - image, (0, 0), 1.0)  # light inside, dark around
+    start = (truth + np.array([[0.8, -0.6], [-0.7, 0.5], [0.6, 0.7], [-0.5, -0.8]])).astype(np.float32)
+    fitted = refine_corners(blurred, start[None], 0.1, light_inside=True)[0]
+    assert np.abs(fitted - truth).max() < 0.1
+    wrong = refine_corners(blurred, start[None], 0.1)[0]  # the dark-square fit finds no edge to follow
+    assert np.abs(wrong - truth).max() > 0.3
