@@ -30,7 +30,10 @@ MAX_HAMMING = 1  # bits the library may correct (its default)
 QUIET_CONTRAST = 30  # grey levels: see the module's docstring
 QUIET_WINDOW = 13  # pixels: the library's threshold looks at 3x3 tiles of 4 pixels
 SMOOTH_WINDOW = 9
-LIBRARY_CELL_PX = 2.5  # a shrunk copy keeps this many pixels a cell: the library reads it clean or spoiled
+# a shrunk copy keeps this many pixels a cell of the smallest marker as the detector's settings
+# underestimate it (85% of its size after calibration): about 2.6 px a cell, where the library reads
+# markers clean or spoiled (under about 2.5 it starts to lose markers to damage, shrunk or not)
+LIBRARY_CELL_PX = 2.2
 # the library lists corners left-bottom, right-bottom, right-top, left-top in the tag's frame and puts
 # pixel centres at +0.5; OpenCV's order (top-left, top-right, bottom-right, bottom-left) is this one
 TO_OPENCV_ORDER = [1, 0, 3, 2]

@@ -143,9 +143,12 @@ def sharpened(image: np.ndarray, flatten_sigma: float = 0.0) -> np.ndarray:
     border with the dark base beyond its one-cell white margin; sharpening separates them again.
     With `flatten_sigma` (pixels, about a third of a marker) the light is first divided out, so a
     marker in a shadow or across a shadow's edge gets a full-range contrast."""
-    f: np.ndarray = _grey(image).astype(np.float32)
-    if flatten_sigma > 0:
-        f = f * (128.0 / np.maximum(cv2.GaussianBlur(f, (0, 0), flatten_sigma), 1.0))
+    grey = _grey(image)
+    if flatten_sigma <= 0:  # in 8 bits: OpenCV saturates at 0 and 255
+        soft = cv2.GaussianBlur(grey, (0, 0), SHARPEN_SIGMA)
+        return cv2.addWeighted(grey, 1.0 + SHARPEN_AMOUNT, soft, -SHARPEN_AMOUNT, 0.0)
+    f: np.ndarray = grey.astype(np.float32)
+    f = f * (128.0 / np.maximum(cv2.GaussianBlur(f, (0, 0), flatten_sigma), 1.0))
     soft = cv2.GaussianBlur(f, (0, 0), SHARPEN_SIGMA)
     return np.clip(f + SHARPEN_AMOUNT * (f - soft), 0, 255).astype(np.uint8)
 
@@ -219,22 +222,23 @@ class MarkerDetector:
             quads += [q + shift for q in found]
             ids += got
             rejects += [q + shift for q in rejected]
-        return self._finish(grey, quads, ids), rejects
+        return self._finish(grey, quads, ids, dense), rejects
 
     def enhanced(self, image: np.ndarray, flatten: bool = False) -> np.ndarray:
         """`sharpened()` with the light flattened over a third of the smallest marker when asked."""
         return sharpened(image, self.settings.min_side_px / 1.5 if flatten else 0.0)
 
-    def _finish(self, grey: np.ndarray, quads: list[np.ndarray], ids: list[int]) -> list[Detection]:
-        """Detections with edge-fitted corners: all of OpenCV's (its own are half a pixel off), and
-        the library's under REFINE_CELL_PX a cell (it fits bigger markers' edges as well or better:
-        bench/vision/bench_corners.py)."""
+    def _finish(self, grey: np.ndarray, quads: list[np.ndarray], ids: list[int], dense: bool = False
+                ) -> list[Detection]:
+        """Detections with edge-fitted corners: all of OpenCV's (its own are half a pixel off), all the
+        library read on a shrunk copy, and the others under REFINE_CELL_PX a cell (the library fits
+        bigger markers' edges as well or better: bench/vision/bench_corners.py)."""
         if not quads:
             return []
         f = self.family
         stacked = np.stack(quads).astype(np.float32)
         todo = np.arange(len(quads))
-        if f.library is not None:
+        if f.library is not None and (dense or self.settings.scale <= 1.0):
             todo = todo[[_side(q) < REFINE_CELL_PX * f.square_cells for q in stacked]]
         if len(todo):
             stacked[todo] = refine_corners(grey, stacked[todo], 1.0 / f.square_cells,

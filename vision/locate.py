@@ -28,6 +28,7 @@ from vision.detect import (
     MarkerDetector,
     guess_px_per_inch,
 )
+from vision.families import family
 from vision.lens import Intrinsics, load_intrinsics
 from vision.sticker import TYPICAL_BASE_HEIGHT_MM, Sticker
 from vision.uncertainty import LensPrior, focal_guess, marker_sigmas
@@ -311,6 +312,24 @@ def detect_all(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
     return detections, calibration
 
 
+def detect_frame(image: np.ndarray, setup: VisionSetup, calibration: Calibration | None = None,
+                 sharpen: bool = True, stickers: bool = True) -> tuple[list[Detection], Calibration | None]:
+    """Every marker in a frame, for a family the AprilTag library reads: without a calibration, the
+    calibration markers first (printed bigger than the models, they let the library read a copy
+    shrunk further), calibrate, then every marker at the calibration's scale (`detect_all`); the
+    models' size before calibration is a guess that must allow for a board seen small, so this
+    reads the frame once at the guessed scale only when the first look cannot calibrate. OpenCV's
+    families: `detect_all` at once (its cost does not fall with the scale)."""
+    found: list[Detection] = []
+    if calibration is None and family(setup.dictionary).library is not None:
+        corners = MarkerDetector(setup.detector_settings(image.shape, corners_only=True))
+        found, calibration = detect_all(image, setup, corners, None, sharpen=False, stickers=False)
+    ppi = None if calibration is None else calibration.px_per_inch
+    detector = MarkerDetector(setup.detector_settings(image.shape, ppi))
+    more, calibration = detect_all(image, setup, detector, calibration, sharpen, stickers)
+    return found + new_detections(more, found), calibration
+
+
 def second_looks(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector,
                  calibration: Calibration | None, detections: list[Detection], rejects: list[np.ndarray]
                  ) -> list[Detection]:
@@ -379,10 +398,11 @@ LENS_NOT_CALIBRATED = ("lens not calibrated: sigma allows for a typical lens's d
 def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | None = None,
            calibration: Calibration | None = None) -> LocateResult:
     """Detect, calibrate (unless a calibration is given) and place every model marker."""
-    if detector is None:
-        detector = MarkerDetector(setup.detector_settings(image.shape))
     fixed = calibration is not None
-    detections, calibration = detect_all(image, setup, detector, calibration)
+    if detector is None:
+        detections, calibration = detect_frame(image, setup, calibration)
+    else:
+        detections, calibration = detect_all(image, setup, detector, calibration)
     warnings: list[str] = []
     missing = None if fixed else missing_corner_warning(detections, setup, calibration)
     if missing:
@@ -395,15 +415,16 @@ def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | Non
     if calibration.intrinsics is None:
         warnings.append(LENS_NOT_CALIBRATED)
     placed, more = place_markers(detections, setup, calibration, image.shape)
-    if not placed and not more:
-        more.append(no_models_warning(detections, setup, image.shape))
-    return LocateResult(calibration, tuple(placed), tuple(warnings + more), tuple(detections))
+    why = None if more else models_warning(detections, setup, image.shape, len(placed))
+    return LocateResult(calibration, tuple(placed), tuple(warnings + more + ([why] if why else [])),
+                        tuple(detections))
 
 
-def no_models_warning(detections: Sequence[Detection], setup: VisionSetup,
-                      image_shape: tuple[int, ...]) -> str:
-    """Why a calibrated frame has no model markers: too small to read at this size (a reduced copy, such as
-    the panel's camera.jpg), or none on the board. Their size is the corner markers' scaled."""
+def models_warning(detections: Sequence[Detection], setup: VisionSetup, image_shape: tuple[int, ...],
+                   found: int) -> str | None:
+    """Why a calibrated frame has no model markers, or only `found` of them: too small to read at this
+    size (a reduced copy, such as the panel's camera.jpg: the AprilTag library still reads some), or
+    (none found) none on the board. Their size is the corner markers' scaled."""
     from vision.planner import CELLS, MARGINAL_PX_PER_CELL  # the planner's thresholds
 
     sides = [d.side_px for d in detections if d.id in setup.corner_ids]
@@ -411,7 +432,8 @@ def no_models_warning(detections: Sequence[Detection], setup: VisionSetup,
     h, w = image_shape[:2]
     size = f"a {setup.model_size_mm:g} mm marker is {cell:.1f} px a cell in this {w}x{h} image"
     if cell < MARGINAL_PX_PER_CELL:
-        return (f"no model markers found: {size}, too small to read (markers read from "
+        lead = f"only {found} model marker{'s' * (found > 1)} read" if found else "no model markers found"
+        return (f"{lead}: {size}, too small to read (markers read from "
                 f"{MARGINAL_PX_PER_CELL:g} px a cell); locate a full-size camera frame, not a reduced copy "
                 "such as the panel's camera.jpg")
-    return f"no model markers found on the board ({size})"
+    return None if found else f"no model markers found on the board ({size})"

@@ -1,10 +1,10 @@
 """The live vision loop: `VisionPipeline(config).process(frame) -> Observation`.
 
-A full pass looks over the whole frame for the calibration markers (printed bigger than the models,
-so the AprilTag library reads a copy shrunk for them, vision/apriltags.py), calibrates and, that
-first time, looks for every marker at the calibration's scale. It runs again only while the camera
-or board looks bumped, for the calibration markers alone; after a recalibration the whole frame is
-searched for every marker piece by piece. Otherwise each frame's detection is bounded (vision/budget.py):
+A full pass calibrates and finds every marker in the whole frame (for the AprilTag library's
+families the calibration markers first, on a copy shrunk for their size, then every marker at the
+calibration's scale: vision/apriltags.py). It runs again only while the camera or board looks
+bumped, for the calibration markers alone; after a recalibration the whole frame is searched for
+every marker piece by piece. Otherwise each frame's detection is bounded (vision/budget.py):
 the pieces left from earlier frames, the places of markers still settling and the regions that
 changed since the last frame come first (all of the frame when most of it changed), then a slice
 of a sweep that searches the whole frame again over `full_pass_every` frames (and re-checks the
@@ -34,6 +34,7 @@ from vision.locate import (
     VisionSetup,
     calibrate_frame,
     detect_all,
+    detect_frame,
     missing_corner_warning,
     new_detections,
     place_markers,
@@ -184,25 +185,24 @@ class VisionPipeline:
                 del self._missing[marker_id], self._pixels[marker_id]
 
     def _full_pass(self, grey: np.ndarray) -> tuple[list[Detection], list[str]]:
-        """The calibration markers' look over the whole frame: calibrates, then (the first time) looks
-        for every marker at the calibration's scale; or checks a bump, after which `_adopt` has every
-        marker searched for piece by piece."""
+        """Calibrate and find every marker (vision.locate.detect_frame: the calibration markers first,
+        on a copy shrunk for their size); once calibrated, while the camera or board looks bumped,
+        the calibration markers alone (after a recalibration `_adopt` has every marker searched for
+        piece by piece)."""
         self.stats.full_passes += 1
         warnings: list[str] = []
-        ppi = None if self.calibration is None else self.calibration.px_per_inch
-        corners = MarkerDetector(self.setup.detector_settings(grey.shape, ppi, corners_only=True))
-        detections, calibration = detect_all(grey, self.setup, corners, self.calibration, sharpen=False,
-                                             stickers=False)
         if self.calibration is None:
+            detections, calibration = detect_frame(grey, self.setup, sharpen=False)
             self._adopt(calibration, grey)
-            if self._detector is not None and calibration is not None:
-                more, _ = detect_all(grey, self.setup, self._detector, calibration, sharpen=False)
-                detections += new_detections(more, detections)
-                self._carried = []
+            self._carried = []  # the whole frame was searched
             missing = missing_corner_warning(detections, self.setup, calibration)
             if missing:
                 warnings.append(missing)
         else:
+            ppi = self.calibration.px_per_inch
+            settings = self.setup.detector_settings(grey.shape, ppi, corners_only=True)
+            detections, _ = detect_all(grey, self.setup, MarkerDetector(settings), self.calibration,
+                                       sharpen=False, stickers=False)
             warnings += self._check_bump(grey, detections)
         self._note_corners(detections)
         return detections, warnings

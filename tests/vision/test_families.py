@@ -58,12 +58,15 @@ def test_a_shrunk_read_gives_corners_in_the_full_frames_pixels(scale):
 
 
 def test_the_shrink_follows_the_smallest_marker():
-    assert apriltags.scale_for(8 * 2.4, 8) == 1.0  # 2.4 px a cell: read as it is
-    assert apriltags.scale_for(8 * 5.0, 8) == 2.0  # 5 px a cell: a copy at 2.5 px a cell
-    assert apriltags.scale_for(8 * 4.0, 8) == 1.5  # never under LIBRARY_CELL_PX
+    cell = apriltags.LIBRARY_CELL_PX
+    assert apriltags.scale_for(8 * cell * 1.9, 8) == 1.5  # shrunk in steps of a half ...
+    assert apriltags.scale_for(8 * cell * 2.0, 8) == 2.0
+    assert apriltags.scale_for(8 * cell * 1.4, 8) == 1.0  # ... never under LIBRARY_CELL_PX a cell
+    # 15 mm markers at 12 MP over a 4' board: before calibration (the board's scale a lower bound) read
+    # as they are, after it at 85% of their size, 4.9 px a cell: a copy at half the size
     small = DetectorSettings.for_markers("DICT_APRILTAG_36h11", 15, 50, 4056 / 52 * 0.55)
     big = DetectorSettings.for_markers("DICT_APRILTAG_36h11", 15, 50, 4056 / 52 * 0.85)
-    assert small.scale == 1.0 and big.scale == 1.5
+    assert small.scale == 1.0 and big.scale == 2.0
 
 
 def test_quieting_leaves_a_marker_and_its_surroundings_and_smooths_flat_noise():
