@@ -44,6 +44,21 @@ class Snapshot:
                 "leds": thaw(self.leds), "selection": thaw(self.selection), "timestamp": self.timestamp}
 
 
+@dataclass(frozen=True)
+class Receipt:
+    """A change's answer: the command's result, and whether the change is on disk yet. A change the game
+    log refused is still applied (the table keeps it and retries): `saving` says why it is not saved."""
+
+    result: dict[str, Any]
+    saving: str = ""          # "" once the change is on disk; else why not yet
+    batch: int = 0            # the game log's batch that holds it (0: it logged nothing)
+    again: bool = False       # answered before under the same idempotency key: this is that answer
+
+    @property
+    def saved(self) -> bool:
+        return not self.saving
+
+
 class Controller(Protocol):
     """What the web panel may use of the table controller."""
 
@@ -55,3 +70,8 @@ class Controller(Protocol):
     def command(self, name: str, **params: Any) -> dict[str, Any]:
         """Change the game: 'advance_phase', 'select', 'roll', 'set_terrain', 'assign_marker',
         'settings', 'acknowledge'... Raises a TableError subclass for a bad request."""
+
+    def change(self, name: str, params: Mapping[str, Any], key: str | None = None) -> Receipt:
+        """`command` (or "bookmark": `take_bookmark`'s parameters) with its receipt: applied, saved or
+        saving. The same `key` (an idempotency key) again is answered as the first time, not run again;
+        with other parameters it is a QueryError."""

@@ -9,12 +9,12 @@ from flask import Blueprint, Response, jsonify
 from flask.blueprints import BlueprintSetupState
 
 from table import registry
-from table.errors import ParamError, QueryError, SceneError, StorageError, TableError
+from table.errors import ParamError, QueryError, SceneError
 from table.frozen import thaw
 from table.live import command_limits as limits
 from table.rules import all_rulesets, get_ruleset
 from table.scene import parse_scene
-from web_ui import storage
+from web_ui import changes, storage
 from web_ui.auth import needs_pin
 from web_ui.context import panel
 from web_ui.errors import ApiError
@@ -24,19 +24,11 @@ from web_ui.rolls import check_roll
 bp = Blueprint("api_write", __name__, url_prefix="/api")
 
 
-
 def run(name: str, field: str = "body", **params: Any) -> Response:
-    """Send one command; the reply carries the controller's answer and the new sequence number.
-    The request is already checked, so a refusal is about the table's state: a 409 naming `field`;
-    a change the game log could not store is a 503 naming `log` (the table keeps it and retries)."""
-    ctx = panel()
-    try:
-        result = ctx.controller.command(name, **params)
-    except StorageError as exc:
-        raise ApiError(503, "log", str(exc)) from None
-    except TableError as exc:
-        raise ApiError(409, field, str(exc)) from None
-    return jsonify({"ok": True, "command": name, "result": result, "seq": ctx.controller.snapshot().seq})
+    """Send one command (once per idempotency key, web_ui/changes.py); the reply carries the
+    controller's answer and the new sequence number: 200 saved, 202 applied and saving. The request
+    is already checked, so a refusal is about the table's state: a 409 naming `field`."""
+    return changes.answer(name, changes.make(name, params, field))
 
 
 def known_id(value: Any, field: str) -> str:

@@ -8,8 +8,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from table.errors import QueryError, StorageError, TableError
+from table.errors import QueryError, StorageError
 from table.panel_api import Bookmarks
+from web_ui import changes
 from web_ui.api_write import known_id
 from web_ui.auth import needs_pin
 from web_ui.context import panel
@@ -48,18 +49,14 @@ def take():
     a, b = (None if data.get(k) is None else known_id(data.get(k), k) for k in ("a", "b"))
     if (a is None) != (b is None):
         raise ApiError(400, "b" if b is None else "a", "give both ends of the measurement, or neither")
-    ctx = panel()
     bookmarks = _bookmarks()
     try:
-        result = ctx.controller.take_bookmark(a, b, ruler)
-    except StorageError as exc:
+        receipt = changes.make("bookmark", {"a": a, "b": b, "ruler": ruler})
+    except StorageError as exc:            # the evidence file could not be written: nothing was kept
         raise ApiError(503, "bookmark", str(exc)) from None
-    except TableError as exc:
-        raise ApiError(409, "body", str(exc)) from None
-    taken = result["bookmark"]
+    taken = receipt.result["bookmark"]
     seq = bookmarks.seq_of(taken["id"], taken["game"])
-    return jsonify({"ok": True, "command": "bookmark", "result": {"bookmark": {**taken, "seq": seq}},
-                    "seq": ctx.controller.snapshot().seq})
+    return changes.answer("bookmark", receipt, {"bookmark": {**taken, "seq": seq}})
 
 
 @bp.get("/bookmarks")

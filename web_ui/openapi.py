@@ -38,8 +38,8 @@ def _errors(*codes: int) -> dict[str, Any]:
             404: "Not found", 409: "The table cannot do it now",
             429: "Too many requests from this address or of this kind (wrong PINs, live connections): "
                  "Retry-After says when to try again",
-            503: "Not now: a change not saved (the game log cannot store it now; retried, the panel shows a "
-                 "banner), or the table busy answering questions (Retry-After says when to try again)"}
+            503: "Not now: the bookmark's file cannot be written (nothing was changed), or the table busy "
+                 "answering questions (Retry-After says when to try again)"}
     out = {str(c): _json(_ref("Error"), text[c]) for c in codes}
     for code in ("429", "503"):
         if code in out:
@@ -54,16 +54,29 @@ def _read(summary: str, schema: dict[str, Any], *codes: int, params: list | None
     return op
 
 
+IDEMPOTENCY = {"name": "Idempotency-Key", "in": "header", "required": False,
+               "description": "a new one for each change; the same one again: answered as the first time, "
+                              "not made again (docs/web.md)",
+               "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$"}}
+REPLAYED = {"Idempotent-Replayed": {"description": "true: the answer to an earlier request with this key",
+                                    "schema": {"type": "string", "enum": ["true"]}}}
+
+
 def _change(summary: str, request: dict[str, Any] | None, *codes: int, params: list | None = None,
             result: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A write: 200 saved, 202 applied and saving (game log changes); PUT /api/scenes/<name> writes a file."""
+    answers = {"200": {**_json(result or _ref("CommandResult"), "Done and saved"), "headers": REPLAYED}}
+    if result is None:
+        saving = "Done, not saved yet: the game log cannot store it now (kept, retried; `saving` says why)"
+        answers["202"] = {**_json(_ref("CommandResult"), saving), "headers": REPLAYED}
     op: dict[str, Any] = {"summary": summary, "security": [{"pin": []}],
-                          "responses": {"200": _json(result or _ref("CommandResult")),
-                                        **_errors(400, 401, 403, 409, 429, 503, *codes)}}
+                          "responses": {**answers, **_errors(400, 401, 403, 409, 429, *codes)},
+                          "parameters": [*(params or []), *([IDEMPOTENCY] if result is None else [])]}
     if request is not None:
         op["requestBody"] = {"required": bool(request.get("required") or request.get("oneOf")),
                              "content": {"application/json": {"schema": request}}}
-    if params:
-        op["parameters"] = params
+    if not op["parameters"]:
+        del op["parameters"]
     return op
 
 
@@ -111,9 +124,10 @@ SCHEMAS: dict[str, Any] = {
                                   "scene": {**OBJ, "nullable": True}, "selection": OBJ,
                                   "measure": {**OBJ, "nullable": True},
                                   "warnings": {"type": "array", "items": OBJ}}},
-    "CommandResult": {"type": "object", "required": ["ok", "command", "seq"],
+    "CommandResult": {"type": "object", "required": ["ok", "command", "seq", "saved"],
                       "properties": {"ok": {"type": "boolean"}, "command": {"type": "string"},
-                                     "result": {}, "seq": INT}},
+                                     "result": {}, "seq": INT, "saved": {"type": "boolean"},
+                                     "saving": {"type": "string"}}},
     "Terrain": {"type": "object", "required": ["id", "polygon"], "additionalProperties": False,
                 "properties": {"id": ID, "height": {"type": "number", "minimum": 0},
                                "traits": {"type": "array", "items": {
@@ -187,7 +201,7 @@ def _bookmark_paths() -> dict[str, Any]:
             "post": _change("Keep the evidence of the current measurement (the two ids of the measure card, "
                             "or none: the table's selection, else the ruler)",
                             {"oneOf": [_object({}), _object({"a": ID, "b": ID}, ("a", "b")),
-                                       _object({"ruler": {"type": "boolean"}}, ("ruler",))]}, 404)},
+                                       _object({"ruler": {"type": "boolean"}}, ("ruler",))]}, 404, 503)},
         "/api/bookmarks/{bookmark_id}": {"get": _read(
             "A bookmark's evidence: answers, board, rulings, pictures", OBJ, 404, params=one)},
         "/api/bookmarks/{bookmark_id}/export": {"get": {

@@ -72,11 +72,11 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from table.config import Config
-from table.errors import ConfigError, QueryError, StorageError, TableError
+from table.errors import ConfigError, QueryError, TableError
 from table.hw import TableHardware
 from table.live import close_call, highlight, locks, markers
 from table.live.answering import Answering, Reports
@@ -88,7 +88,8 @@ from table.live.capture import Capture, LatestFrame, SourceOpener
 from table.live.display import regions_for
 from table.live.events import Camera, Event, GameStart, decode
 from table.live.gamelog import GameLog
-from table.live.journal import Journal
+from table.live.idempotency import Once
+from table.live.journal import SAVE_WAIT_S, Journal
 from table.live.led_output import LedOutput, status_led
 from table.live.leds import LedLayout
 from table.live.live_games import LiveGames
@@ -102,7 +103,7 @@ from table.live.table_commands import COMMANDS, ButtonActions, check_params, han
 from table.live.warnings import Standing
 from table.rules.base import Ruleset
 from table.scene import Scene
-from table.snapshot import Snapshot
+from table.snapshot import Receipt, Snapshot
 from vision.types import Frame, Observation
 
 log = logging.getLogger(__name__)
@@ -136,6 +137,7 @@ class TableController:
         self.on_rotate_pin: list[Callable[[], Any]] = []       # the panel's PIN rotation (web_ui/app.py)
         self._background = Background(self._settled)
         self.journal = Journal(log_, self._background)
+        self.once = Once(self.journal.saving)        # changes by idempotency key (table/live/idempotency.py)
         self.sightings = Sightings(config.tracking.move_threshold_in, config.markers.pointer_id)
         self.answers = Answering(self._error)
         self.reports = Reports(self._background)
@@ -200,15 +202,17 @@ class TableController:
         transaction; no snapshot is published until the worker has tried to commit them."""
         return self.journal.emit_all(events)
 
-    def _wait_saved(self, upto: int, timeout: float = 10.0) -> None:
-        """Wait until the worker has tried to write every batch up to number `upto`; StorageError
-        unless they are all on disk, else wait for the snapshot that shows them."""
-        why = self.journal.wait_tried(upto, timeout)
+    def _wait_saved(self, upto: int) -> str:
+        """Wait (at most SAVE_WAIT_S) until batch number `upto` is on disk, then for the snapshot that shows
+        it: "" then; else why it is not saved yet (it is applied, kept and retried), once the snapshot
+        shows the fault."""
+        why = self.journal.wait_saved(upto)
         if why:
-            # the panel shows the fault by the time the refusal arrives
-            self.publisher.wait_for(lambda s: s.status.get("log") == "fault", 2.0)
-            raise StorageError(f"not saved: {why}")
+            if self.journal.log_status()[0] == "fault":   # the panel shows the fault with the answer
+                self.publisher.wait_for(lambda s: s.status.get("log") == "fault", SAVE_WAIT_S)
+            return why
         self.settle()
+        return ""
 
     def settle(self, timeout: float = 10.0) -> bool:
         """Wait until every event so far is committed and the snapshot shows it."""
@@ -236,28 +240,46 @@ class TableController:
     # ------------------------------------------------------------ commands (panel, buttons)
 
     def command(self, name: str, **params: Any) -> dict[str, Any]:
-        """Run a command (QueryError naming a bad or unknown parameter); return once its events
-        are on disk and the snapshot shows them (StorageError if the log refused them)."""
-        run = handler(self, name)
-        if run is None:
-            raise QueryError(f"unknown command {name!r} (known: {', '.join(sorted(COMMANDS))})")
-        check_params(name, run, params)
-        return self._change(lambda: run(self, **params))
+        """Run a command (QueryError naming a bad or unknown parameter); its result once its events are
+        on disk and the snapshot shows them, or (the log refusing them) once they are applied and kept."""
+        return self.change(name, params).result
 
-    def _change(self, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """Run a change holding `_lock` and refresh; return once its events are on disk."""
+    def change(self, name: str, params: Mapping[str, Any], key: str | None = None) -> Receipt:
+        """A command, or "bookmark" (`take_bookmark`'s parameters), with its receipt (saved, or applied
+        and saving); made once per idempotency `key` (the same key again gets the same answer)."""
+        if name == "bookmark":
+            def make() -> Receipt:
+                return self._bookmark(**params)
+        else:
+            run = handler(self, name)
+            if run is None:
+                raise QueryError(f"unknown command {name!r} (known: {', '.join(sorted(COMMANDS))})")
+            check_params(name, run, dict(params))
+
+            def make() -> Receipt:
+                return self._change(lambda: run(self, **params))
+        return make() if key is None else self.once.run(key, name, params, make)
+
+    def _change(self, run: Callable[[], dict[str, Any]]) -> Receipt:
+        """Run a change holding `_lock` and refresh; its receipt once its events are on disk (or kept)."""
         with self._lock:
+            before = self.journal.emitted
             result = run()
             self._refresh()
             upto = self.journal.emitted
-        self._wait_saved(upto)
-        return result
+        if upto == before:               # nothing to log (an answer only)
+            self.settle()
+            return Receipt(result)
+        return Receipt(result, self._wait_saved(upto), upto)
 
     def take_bookmark(self, a: str | None = None, b: str | None = None,
                       ruler: bool = False) -> dict[str, Any]:
         """Keep a dispute bookmark (table/live/bookmarks.py) of two models or units, the ruler, or (none
         given) the table's selection, else the ruler. The table is read under `_lock`; the answers with the
         camera's error and the pictures (the slow part) are made without it, so the LEDs never wait."""
+        return self.change("bookmark", {"a": a, "b": b, "ruler": ruler}).result
+
+    def _bookmark(self, a: str | None = None, b: str | None = None, ruler: bool = False) -> Receipt:
         with self._lock:
             now = moment(self)
         document = evidence(now, a, b, ruler)
@@ -496,6 +518,8 @@ class TableController:
             self._capture.stop()
         for thread in self._threads:
             thread.join(timeout=5.0)
+        self._background.settle()
+        self._background.submit(self.journal.keep)     # what the log still refuses: kept, or said on stderr
         self._background.settle()
         self._background.close()
         try:

@@ -25,7 +25,7 @@ from table.errors import ConfigError
 from table.live import locks
 
 log = logging.getLogger(__name__)
-BUSY_TIMEOUT_S = 2.0       # how long a write waits for another process's lock before it fails
+BUSY_TIMEOUT_S = 1.5       # a write waits this long for another process's lock, then fails (< SAVE_WAIT_S)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

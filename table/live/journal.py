@@ -4,9 +4,12 @@
 caller's thread (which holds the controller's lock), then has the background worker commit the
 batch to the log; batches are written in the order they were applied. `start_game` is a batch too:
 the new game's number is decided here (the log's next), so starting a game never waits for the
-worker. A batch the log refuses (a full disk, a lock held elsewhere) is kept and tried again every
-RETRY_S, and the log's status says so until it is written. Who runs where and which lock guards
-what: table/live/controller.py.
+worker. A batch the log refuses (a full disk, a lock held elsewhere) stays applied, is kept and
+tried again every RETRY_S (the batches after it wait behind it, untried, so nothing waits for the
+disk twice), and the log's status says so until it is written: a change is "applied, saving", and
+`wait_saved` says so within SAVE_WAIT_S. Batches still refused when the table stops are kept beside
+the log (table/live/kept.py) and written at the next start, before the game resumes. Who runs where
+and which lock guards what: table/live/controller.py.
 """
 
 from __future__ import annotations
@@ -14,8 +17,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
 from table import strictjson
 from table.errors import QueryError, TableError
@@ -23,22 +25,14 @@ from table.live import locks
 from table.live.background import Background
 from table.live.events import Event, WarningCleared, WarningRaised, decode, encode
 from table.live.gamelog import GameLog
+from table.live.kept import Batch, Kept
 from table.live.session import GameState, Session, new_game
 from table.live.warnings import TableWarning
 from table.scene import Scene
 
 log = logging.getLogger(__name__)
 RETRY_S = 1.0              # a refused write to the game log is tried again this often
-
-
-
-@dataclass(frozen=True)
-class Batch:
-    """Events of one game, committed in one transaction; `ruleset` is set when they start the game."""
-
-    game: int
-    events: list[dict[str, Any]]
-    ruleset: str | None = None
+SAVE_WAIT_S = 2.0          # a change waits at most this long for its commit, then is answered "saving"
 
 
 class Journal:
@@ -54,9 +48,16 @@ class Journal:
         self._uncommitted = 0                # batches applied, their commit not yet tried
         self._emitted = self._attempted = self._committed = 0   # batches applied / tried / on disk
         self._log = ("ok", "")               # the log's state (ok, fault, recovered) and detail
-        self._unsaved: list[Batch] = []      # the worker's alone: batches the log refused so far
+        self._why = ""                       # why the last write failed
+        # the worker's alone (and `resume`'s, before any job): the batches not written yet, each with its
+        # number (0: kept from the last stop), and whether the file beside the log still holds some
+        self._unsaved: list[tuple[int, Batch]] = []
+        self._from_file = False
         self._retry: threading.Timer | None = None
         self._closed = False
+        self.kept = Kept(Path(gamelog.path)) if not gamelog.in_memory else None
+        if self.kept is not None:
+            self.kept.set_aside()
 
     # ------------------------------------------------------------ the game
 
@@ -66,13 +67,19 @@ class Journal:
         return self.session.state
 
     def resume(self) -> list[TableWarning] | None:
-        """Replay the log's current game into the session; the warnings it holds as still standing
-        (None when there is no game to resume)."""
-        game = self.gamelog.current_game()
-        if game is None:
+        """Write the changes kept at the last stop, then replay the current game (the log's, and any of
+        the kept changes the log still refuses) into the session; the warnings it holds as still
+        standing (None when there is no game to resume)."""
+        if self.kept is not None:
+            self._write_kept(self.kept.read())
+        current = self.gamelog.current_game()
+        games = [g for g in [current, *(b.game for _, b in self._unsaved)] if g is not None]
+        if not games:
             return None
+        game = max(games)
+        logged = self.gamelog.events(game) if game == current else []
         raised: dict[str, TableWarning] = {}
-        for entry in self.gamelog.events(game):
+        for entry in logged + [e for _, b in self._unsaved if b.game == game for e in b.events]:
             try:
                 event = decode(entry)
                 self.session.apply(event)
@@ -88,6 +95,26 @@ class Journal:
             return None
         self.game = game
         return list(raised.values())
+
+    def _write_kept(self, kept: list[Batch]) -> None:
+        """Write the batches kept at the last stop (before any job); those the log refuses stay unsaved."""
+        if not kept:
+            return
+        assert self.kept is not None
+        self._next_game = max(self._next_game, *(b.game + 1 for b in kept))
+        count = sum(len(b.events) for b in kept)
+        for index, batch in enumerate(kept):
+            try:
+                self._write(batch)
+            except (sqlite3.Error, OSError) as exc:
+                self._unsaved, self._from_file = [(0, b) for b in kept[index:]], True
+                self._failed(f"game log: cannot write the {count} change(s) kept at the last stop in "
+                             f"{self.kept.path} ({exc}); retrying", exc)
+                return
+        self.kept.clear()
+        self._log = ("recovered", f"{count} change(s) the last stop could not save (kept in "
+                                  f"{self.kept.path}) are in the game log now")
+        log.warning("%s", self._log[1])
 
     def start_game(self, scene: Scene, seed: int) -> None:
         """A new game: the session now, the log's new game on the worker after every event of the
@@ -120,15 +147,17 @@ class Journal:
         with self._cond:
             self._uncommitted += 1
             self._emitted += 1
-        self._background.submit(lambda: self._commit(batch))
+            number = self._emitted
+        self._background.submit(lambda: self._commit(number, batch))
 
     # ------------------------------------------------------------ what the others read
 
     @property
     def pending(self) -> bool:
-        """Batches applied whose commit the worker has not tried yet (no snapshot shows them yet)."""
+        """Batches applied whose commit the worker has not tried yet while the log takes writes (no
+        snapshot shows them yet); while it refuses them, the snapshot shows them with the fault."""
         with self._cond:
-            return self._uncommitted > 0
+            return self._uncommitted > 0 and self._log[0] != "fault"
 
     @property
     def emitted(self) -> int:
@@ -140,48 +169,64 @@ class Journal:
         with self._cond:
             return self._log
 
-    def wait_tried(self, upto: int, timeout: float = 10.0) -> str:
-        """Wait until the worker has tried to write every batch up to number `upto`: "" when they are
-        all on disk, else why not."""
+    def wait_saved(self, upto: int, timeout: float = SAVE_WAIT_S) -> str:
+        """Wait until batch number `upto` is on disk: "" then; else (after `timeout` at most, at once
+        while the log refuses writes: it waits behind the refused ones) why it is not saved yet."""
         with self._background.role.waiting(), self._cond:
-            tried = self._cond.wait_for(lambda: self._attempted >= upto, timeout)
-            if self._committed >= upto:
-                return ""
-            state, detail = self._log
-        if state == "fault":
-            return detail
-        return "game log: the write did not finish in time" if not tried else "game log: not written"
+            self._cond.wait_for(lambda: self._committed >= upto or self._log[0] == "fault", timeout)
+            return self._saving(upto)
+
+    def saving(self, upto: int) -> str:
+        """Why batch number `upto` is not on disk yet ("" when it is)."""
+        with self._cond:
+            return self._saving(upto)
+
+    def _saving(self, upto: int) -> str:
+        if self._committed >= upto:
+            return ""
+        if self._log[0] == "fault":
+            return self._log[1]
+        return "game log: the write is taking long; the change is applied and will be saved"
 
     # ------------------------------------------------------------ on the worker
 
-    def _commit(self, batch: Batch) -> None:
-        """Queue one batch behind any the log refused, and write them."""
-        self._unsaved.append(batch)
+    def _commit(self, number: int, batch: Batch) -> None:
+        """Write one batch, unless it waits behind batches the log refused (the retry writes them)."""
+        self._unsaved.append((number, batch))
         try:
-            self._flush()
+            if len(self._unsaved) == 1:
+                self._flush()
         finally:
             with self._cond:
                 self._uncommitted -= 1
                 self._attempted += 1
                 self._cond.notify_all()
 
+    def _write(self, batch: Batch) -> None:
+        if batch.ruleset is not None:
+            self.gamelog.start_game(batch.ruleset, batch.events[0], game=batch.game)
+        else:
+            self.gamelog.append_all(batch.game, batch.events)
+
     def _flush(self) -> None:
         """Write the unsaved batches in order; on a failure keep them, show the fault and try again
         in RETRY_S."""
         while self._unsaved:
-            batch = self._unsaved[0]
+            number, batch = self._unsaved[0]
             try:
-                if batch.ruleset is not None:
-                    self.gamelog.start_game(batch.ruleset, batch.events[0], game=batch.game)
-                else:
-                    self.gamelog.append_all(batch.game, batch.events)
+                self._write(batch)
             except (sqlite3.Error, OSError) as exc:       # a full disk, a lock held elsewhere
-                self._failed(f"game log: cannot write ({exc}); {len(self._unsaved)} change(s) not "
-                             f"saved yet, retrying")
+                count = sum(len(b.events) for _, b in self._unsaved)
+                self._failed(f"game log: cannot write ({exc}); {count} change(s) not saved yet, retrying",
+                             exc)
                 return
             self._unsaved.pop(0)
             with self._cond:
-                self._committed += 1
+                self._committed = max(self._committed, number)
+                self._cond.notify_all()
+        if self._from_file and self.kept is not None:
+            self.kept.clear()
+            self._from_file = False
         notice = self.gamelog.take_notice()
         with self._cond:
             if notice:
@@ -190,10 +235,11 @@ class Journal:
                 log.warning("game log: writing again; every change is saved")
                 self._log = ("ok", "")
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, message: str, exc: BaseException) -> None:
         log.error("%s", message)
         with self._cond:
-            self._log = ("fault", message)
+            self._log, self._why = ("fault", message), str(exc)
+            self._cond.notify_all()
             if self._closed or (self._retry is not None and self._retry.is_alive()):
                 return
             self._retry = threading.Timer(RETRY_S, self._retry_flush)
@@ -212,3 +258,29 @@ class Journal:
             self._closed = True
             if self._retry is not None:
                 self._retry.cancel()
+
+    def keep(self) -> str:
+        """At a stop, on the worker: try the unsaved batches once more, keep those the log still refuses
+        in the file beside it for the next start, or else write every one to the log's stderr. What was
+        said ("" when everything is saved)."""
+        if self._unsaved:
+            self._flush()
+        if not self._unsaved:
+            return ""
+        batches = [b for _, b in self._unsaved]
+        count = sum(len(b.events) for b in batches)
+        try:
+            if self.kept is None:
+                raise OSError("the game log is in memory")
+            where = self.kept.write(batches)
+        except OSError as exc:
+            message = (f"game log: {count} change(s) not saved ({self._why}) and not kept beside the log "
+                       f"either ({exc.strerror or exc}): here they are, one batch a line")
+            log.error("%s", message)
+            for batch in batches:
+                log.error("%s", strictjson.dumps(batch.to_json()))
+            return message
+        message = (f"game log: {count} change(s) not saved ({self._why}); kept in {where}, to be written "
+                   "at the next start")
+        log.error("%s", message)
+        return message

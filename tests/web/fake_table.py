@@ -12,7 +12,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from table.live import markers
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
 from table.scene import parse_scene
-from table.snapshot import Snapshot
+from table.snapshot import Receipt, Snapshot
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "web"
 PHASES = ["command", "movement", "shooting", "melee"]
@@ -71,6 +71,12 @@ class FakeTable:
         result = handler(**params)
         self._publish()
         return result
+
+    def change(self, name: str, params: Mapping[str, Any], key: str | None = None) -> Receipt:
+        """Every change is saved at once here (an idempotency key is not kept)."""
+        if name == "bookmark":
+            return Receipt(self.take_bookmark(**params))
+        return Receipt(self.command(name, **params))
 
     # ---------------------------------------------------------------- the rest of the panel's protocol
 

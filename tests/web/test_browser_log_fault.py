@@ -1,6 +1,7 @@
 """A game log that refuses a write (here: another process holds its lock, for real) is what a player
-sees on the phone: the change is refused with the reason, a banner says changes are not being saved,
-and it goes once the log takes writes again. Real Chromium at a phone viewport."""
+sees on the phone: the change is made and the phone says it is not saved yet, with the reason, a banner
+says changes are not being saved, and it goes once the log takes writes again (the change stored once).
+Real Chromium at a phone viewport."""
 
 from __future__ import annotations
 
@@ -31,9 +32,12 @@ def test_a_locked_log_is_a_banner_and_a_refusal_on_the_phone(browser, tmp_path):
         locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(tmp_path / "game.sqlite3")],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert locker.stdout.readline().strip() == "locked"
+        before = controller.state.phase
         page.click("#next-phase")
         page.click("#confirm-dialog button[value=ok]")
-        expect(page.locator("#toast")).to_contain_text("not saved", timeout=15000)
+        expect(page.locator("#toast")).to_contain_text("Done, but not saved yet: game log: cannot write",
+                                                       timeout=15000)
+        assert controller.state.phase != before                     # made: the table shows the next phase
         banner = page.locator("#log-banner")
         expect(banner).to_be_visible(timeout=10000)
         expect(banner).to_contain_text("Changes are NOT being saved")
@@ -43,6 +47,7 @@ def test_a_locked_log_is_a_banner_and_a_refusal_on_the_phone(browser, tmp_path):
         locker.wait(timeout=10)
         expect(banner).to_be_hidden(timeout=15000)                     # retried and stored: all clear
         assert controller.snapshot().status["log"] == "ok"
+        assert [e["kind"] for e in controller.gamelog.events(controller.game)].count("phase") == 1
     finally:
         if locker is not None and locker.poll() is None:
             locker.kill()

@@ -68,24 +68,38 @@ function askPin(why = "") {
   });
 }
 
-// Send a change; ask for the PIN when none is kept or the table refuses it.
+// A new idempotency key for each change (a tap): the table makes the change once, however often it is
+// sent with this key (crypto.getRandomValues works on the plain-HTTP LAN page; randomUUID does not).
+function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// Send a change; ask for the PIN when none is kept or the table refuses it. A request that gets no answer
+// (the network dropped it) is sent again with the same key, so the table applies it once.
 export async function send(method, url, body) {
   if (document.body.classList.contains("offline"))
     throw new Error("Offline: the table cannot be reached, so nothing was changed. Try again when it is back.");
   let refused = "";
-  for (let attempt = 0; attempt < 3; attempt++) {
+  const key = newKey();
+  for (let attempt = 0, lost = 0; attempt < 3; attempt++) {
     let pin = localStorage.getItem(PIN_KEY);
     if (!pin) {
       pin = await askPin(refused);
       if (!pin) throw new Error("cancelled");
       localStorage.setItem(PIN_KEY, pin);
     }
-    const { response, data } = await call(url, {
-      method, headers: { "Content-Type": "application/json", "X-Table-PIN": pin },
-      body: JSON.stringify(body ?? {}),
-    }).catch((error) => {
+    let answered;
+    try {
+      answered = await call(url, {
+        method, headers: { "Content-Type": "application/json", "X-Table-PIN": pin, "Idempotency-Key": key },
+        body: JSON.stringify(body ?? {}),
+      });
+    } catch (error) {
+      // no answer: send it once more with the same key (the table makes it once), unless the table is silent
+      if (!silence && lost++ === 0) { await sleep(1); attempt--; continue; }
       throw failure(`${error.message} If the change reached the table, the board shows it once the table is back.`);
-    });
+    }
+    const { response, data } = answered;
     const wait = response.status === 429 ? retryAfter(response) : null;     // refused, so not applied
     if (wait !== null && attempt < 2) { await sleep(wait); continue; }
     if (response.status === 401 || response.status === 403) {
@@ -112,7 +126,9 @@ export function toast(message, ok = false) {
 export async function attempt(action, done) {
   try {
     const result = await action();
-    if (done) toast(done, true);
+    // applied, but the game log could not store it yet: say so (the banner stays until it is saved)
+    if (result && result.saved === false) toast(`Done, but not saved yet: ${result.saving}`);
+    else if (done) toast(done, true);
     return result;
   } catch (error) {
     if (error.message !== "cancelled") toast(error.field ? `${error.field}: ${error.message}` : error.message);
