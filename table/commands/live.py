@@ -54,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     replay.add_argument("--config")
     replay.add_argument("--log", help="game log to replay into (default: in memory)")
     replay.set_defaults(handler=log_replay)
+    recover = actions.add_parser("recover", help="a damaged log's readable events in a fresh log; the "
+                                                 "damaged file set aside (stop the table first)")
+    recover.add_argument("--config")
+    recover.add_argument("--log", help="game log file (default from [log] path)")
+    recover.set_defaults(handler=log_recover)
     games = actions.add_parser("games", help="list the games in the log")
     games.add_argument("--config")
     games.add_argument("--log", help="game log file")
@@ -202,6 +207,12 @@ def log_replay(args: argparse.Namespace) -> Any:
     return {"events": len(events), "game": snap.status.get("game"), "phase": state.phase_dict(),
             "warnings": [w["id"] for w in snap.warnings], "selection": thaw(snap.selection),
             "scene": thaw(snap.scene)}
+
+
+def log_recover(args: argparse.Namespace) -> Any:
+    from table.live.recover import recover
+
+    return recover(_log_path(load_config(args.config), args.log))
 
 
 def log_games(args: argparse.Namespace) -> Any:

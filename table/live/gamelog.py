@@ -7,10 +7,13 @@ reopening the log and replaying the current game's events resumes the game where
 A write that fails (a full disk, another process holding the write lock) raises, so the caller can
 tell the player; a log file deleted or replaced while the table runs is noticed before the next write
 (its file identity changed) and the whole log is written afresh at its path from the open connection.
+A damaged file (pages SQLite cannot read, an event whose data is not a JSON object) is refused when it
+is opened: `DamagedLog` names the file and `smarttable log recover` (table/live/recover.py).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
@@ -25,7 +28,8 @@ from table.errors import ConfigError
 from table.live import locks
 
 log = logging.getLogger(__name__)
-BUSY_TIMEOUT_S = 1.5       # a write waits this long for another process's lock, then fails (< SAVE_WAIT_S)
+RECOVER = "smarttable log recover --log {path}"      # what a damaged log's message offers
+BUSY_TIMEOUT_S = 1.0       # a write waits this long for another process's lock, then fails (< SAVE_WAIT_S)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -37,6 +41,14 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_game ON events(game, seq);
 """
+
+
+class DamagedLog(ConfigError):
+    """The game log file is damaged; the message names it and offers `smarttable log recover`."""
+
+    def __init__(self, path: Path, detail: str):
+        super().__init__(f"{path}: the game log is damaged ({detail}); `{RECOVER.format(path=path)}` keeps "
+                         "every event it can read in a fresh log and sets this file aside")
 
 
 class GameLog:
@@ -51,8 +63,11 @@ class GameLog:
             if not self.in_memory:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._connect()
+        except sqlite3.DatabaseError as exc:      # not a database, or its first pages are damaged
+            raise DamagedLog(self.path, str(exc)) from None
         except (OSError, sqlite3.Error) as exc:
             raise ConfigError(f"{path}: cannot open the game log: {exc}") from None
+        self._check()
         self._identity = self._file_identity()
         self._open = True
         self._lock = locks.lock("gamelog")
@@ -64,6 +79,22 @@ class GameLog:
         db.execute("PRAGMA synchronous=FULL")
         db.executescript(SCHEMA)
         return db
+
+    def _check(self) -> None:
+        """DamagedLog unless SQLite reads every page and every event's data is a JSON object (an old
+        version's non-finite numbers still count: they are skipped with a warning when read)."""
+        try:
+            verdict = [row[0] for row in self._db.execute("PRAGMA quick_check(1)").fetchall()]
+            if verdict != ["ok"]:           # one line: the first problem, without SQLite's heading
+                raise DamagedLog(self.path, "; ".join(line for row in verdict for line in row.splitlines()
+                                                      if line.strip() and not line.startswith("***")))
+            odd = self._db.execute("SELECT seq, data FROM events WHERE NOT (json_valid(data) AND "
+                                   "json_type(data) = 'object')").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise DamagedLog(self.path, str(exc)) from None
+        for seq, data in odd:
+            if not isinstance(_lenient(data), dict):
+                raise DamagedLog(self.path, f"event {seq}: its data is not a JSON object")
 
     def _file_identity(self) -> tuple[int, int] | None:
         """The log file's (device, inode), None in memory or when there is no file at the path."""
@@ -209,6 +240,14 @@ class GameLog:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _lenient(data: str) -> Any:
+    """An event's data as JSON, non-finite numbers allowed (an old version wrote them); None if not JSON."""
+    try:
+        return json.loads(data)
+    except (TypeError, ValueError):
+        return None
 
 
 def _decoded(rows: list[tuple[dict[str, Any], str]]) -> list[dict[str, Any]]:
