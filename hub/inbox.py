@@ -40,7 +40,7 @@ def parse(payload: bytes, kind: str) -> Any:
         raise Rejected("too_big", f"{len(payload)} bytes (at most {cap})")
     try:
         return strictjson.loads(payload)
-    except ValueError as exc:          # StrictJsonError, bad UTF-8, an integer of over 4,300 digits
+    except ValueError as exc:          # StrictJsonError (a whole number of over 100 digits too), bad UTF-8
         raise Rejected("not_json", f"not strict JSON: {exc}") from None
 
 

@@ -30,6 +30,7 @@ from table.config_schema import (
     Web,
 )
 from table.errors import ConfigError
+from table.files import read_capped
 from table.strictjson import non_finite_path
 
 __all__ = ["CAMERA_KEYS", "CONFIG_DIR", "DEFAULT_CONFIG", "NUMBER", "PACKAGE_ROOT", "SCHEMA", "Board",
@@ -172,15 +173,9 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     """Read one firmware_cfg TOML document; a missing, unreadable or malformed file is a ConfigError
     naming the path (`what` says what was looked for: "pin map file", "LED layout file"...)."""
     path = Path(path)
+    data = read_capped(path, what, ConfigError)
     try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such {what}") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder, not a {what}") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        document = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}): TOML files are UTF-8") from None
     except RecursionError:

@@ -15,6 +15,7 @@ from typing import Any
 
 from table import registry
 from table.errors import SceneError
+from table.files import read_capped
 from table.jsoncheck import JsonReader, kind_of
 from table.scene_rules import (
     MAX_HEXES,
@@ -393,12 +394,11 @@ def _players(r: JsonReader, value: Any, units: tuple[Unit, ...]) -> tuple[str, .
 def load_scene(path: str | Path) -> Scene:
     """Read and validate a scene file; every failure is a SceneError naming the file."""
     path = Path(path)
+    data = read_capped(path, "file", SceneError)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SceneError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SceneError(f"{path}: cannot read: {exc}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SceneError(f"{path}: not UTF-8 text (byte {exc.start}): a scene file is UTF-8 JSON") from None
     return parse_scene(read_json(text, str(path)), str(path))
 
 

@@ -12,10 +12,21 @@ import math
 from typing import Any
 
 MAX_DEPTH = 64          # deeper than any scene, event or request the table knows
+MAX_DIGITS = 100        # a whole number longer than this is no count, id or seq the table knows (Python
+                        # itself refuses past 4,300 digits, with a ValueError that is no JSON error)
 
 
 class StrictJsonError(ValueError):
-    """A document that is not strict JSON; the message says where (a line, a column or a path)."""
+    """A document that is not strict JSON; the message says where (a line, a column or a path), and
+    `path` names the value when it is known (`rulings.climb_cost`, `terrain[2].polygon[0]`)."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+
+
+class _TooLong:
+    """Stands in for a whole number with too many digits until its path is found."""
 
 
 class NonFiniteError(StrictJsonError):
@@ -35,23 +46,43 @@ def _finite_float(text: str) -> float:
 
 def loads(text: str | bytes) -> Any:
     """Parse strict JSON: StrictJsonError for NaN/Infinity, numbers that overflow to infinity,
-    integers of more than Python's 4,300 digits, nesting deeper than MAX_DEPTH or malformed text
-    (with the line and column). Linear in the text's length whatever it holds: the standard
-    library's parser reads it (deeper than the interpreter's recursion limit is a RecursionError
-    at once), then the nesting of what it read is checked."""
+    integers of more than MAX_DIGITS digits (with their path), nesting deeper than MAX_DEPTH or
+    malformed text (with the line and column). Linear in the text's length whatever it holds: the
+    standard library's parser reads it (deeper than the interpreter's recursion limit is a
+    RecursionError at once), then the nesting of what it read is checked."""
+    too_long: list[str] = []
+
+    def whole(digits: str) -> Any:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            too_long.append(digits)
+            return _TooLong()
+        return int(digits)
+
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=whole)
     except json.JSONDecodeError as exc:
         raise StrictJsonError(f"line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         raise StrictJsonError(f"nested more than {MAX_DEPTH} deep") from None
-    except (StrictJsonError, UnicodeDecodeError):
-        raise
-    except ValueError as exc:            # int(): "Exceeds the limit (4300 digits) for integer string ..."
-        raise StrictJsonError(f"a whole number too long to read ({str(exc).split(':')[0]})") from None
     if _nested_deeper(value, text):
         raise StrictJsonError(f"nested more than {MAX_DEPTH} deep")
+    if too_long:
+        digits = len(too_long[0].lstrip("-"))
+        raise StrictJsonError(f"a whole number too long to read ({digits:,} digits, at most {MAX_DIGITS})",
+                              _path_of(value, ""))
     return value
+
+
+def _path_of(value: Any, path: str) -> str:
+    """Where the first too-long number is (`a.b[2]`; "" for the whole document)."""
+    if isinstance(value, _TooLong):
+        return path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _path_of(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else key)
+        if found or isinstance(item, _TooLong):
+            return found
+    return ""
 
 
 def _nested_deeper(value: Any, text: str | bytes) -> bool:

@@ -25,7 +25,9 @@ def body() -> dict[str, Any]:
         raise ApiError(400, "body", "expected a JSON object (Content-Type: application/json)")
     try:
         data = strictjson.loads(raw)
-    except (strictjson.StrictJsonError, UnicodeDecodeError) as exc:
+    except strictjson.StrictJsonError as exc:          # named by its path when it is known
+        raise ApiError(400, exc.path or "body", f"invalid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
         raise ApiError(400, "body", f"invalid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "body", "expected a JSON object")

@@ -17,6 +17,17 @@ from table.errors import ConfigError, HardwareError
 from table.frozen import thaw
 
 
+def port_number(text: str) -> int:
+    """A TCP port to listen on: 1-65535 (0 would let the system pick one that nobody is told)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {port}")
+    return port
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser("run", help="run the table (camera, LEDs, buttons, web panel)",
                                 description="Run the table. --demo, or no camera found, runs the simulated "
@@ -25,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--config", help="table config (TOML); default firmware_cfg/table.toml")
     run.add_argument("--scene", help="scene to start a new game with (when there is no game to resume)")
     run.add_argument("--host", help="web panel address (default from [web] host)")
-    run.add_argument("--port", type=int, help="web panel port (default from [web] port)")
+    run.add_argument("--port", type=port_number, help="web panel port, 1-65535 (default from [web] port)")
     run.add_argument("--no-web", action="store_true", help="run without the web panel")
     run.add_argument("--no-demo-fallback", action="store_true",
                      help="on a real table: when no camera is found, keep the real hardware and retry the "
@@ -94,7 +105,7 @@ def run_table(args: argparse.Namespace) -> Any:
     if mqtt is None and args.table_id is not None:
         raise ConfigError("--table-id: no broker to publish to (give --mqtt URL or [mqtt] url)")
     if not args.no_web:       # a port in use or out of range: one line, before anything is printed
-        _check_port(args.host or config.web.host, args.port or config.web.port)
+        _check_port(args.host or config.web.host, args.port if args.port is not None else config.web.port)
     demo = args.demo
     opener = None
     if not demo:
@@ -148,7 +159,7 @@ def _serve(controller: Any, config: Config, args: argparse.Namespace) -> bool:
     from table.live.panel_address import announce
 
     app = app_from_config(controller, config)
-    host, port = args.host or config.web.host, args.port or config.web.port
+    host, port = args.host or config.web.host, args.port if args.port is not None else config.web.port
     serve(app, host, port, announce=lambda: announce(host, port, sys.stderr, qr=sys.stderr.isatty()))
     return True
 

@@ -1,0 +1,90 @@
+"""Bad input that used to get through (issue 25): an integer of more than 4,300 digits in a JSON body (a 500),
+`/dev/zero` or a FIFO as the scene, the config, the LED layout or `[game] scene` (a hang, 6 GB of memory),
+and `--port 0` (silently the config's port). Each is one clear refusal now."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from table.config import CONFIG_DIR
+from tests.live.live_fakes import ROOT
+from tests.web.server import PIN, make_app
+
+HUGE = "1" + "0" * 5000          # past Python's 4,300-digit limit for reading a whole number
+
+
+@pytest.mark.parametrize("method, path, body, field", [
+    ("post", "/api/roll", f'{{"kind": "dice", "count": {HUGE}, "sides": 6}}', "count"),
+    ("put", "/api/settings", f'{{"rulings": {{"climb_cost": {HUGE}}}}}', "rulings.climb_cost"),
+    ("put", "/api/terrain", f'{{"terrain": [{{"id": "w", "polygon": [[1, 1], [2, {HUGE}], [1, 2]]}}]}}',
+     "terrain[0].polygon[1][1]"),
+])
+def test_a_whole_number_of_5000_digits_is_a_400_naming_the_field(make_controller, tmp_path, method, path, body,
+                                                                 field):
+    client = make_app(make_controller(), tmp_path).test_client()
+    answer = getattr(client, method)(path, data=body, headers={"X-Table-PIN": PIN,
+                                                                "Content-Type": "application/json"})
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    assert answer.get_json()["field"] == field and "5,001 digits" in answer.get_json()["error"]
+
+
+def smarttable(*args: str) -> subprocess.CompletedProcess:
+    """The real command; a read that hangs (a FIFO) or eats memory (/dev/zero) is cut at 30 s."""
+    return subprocess.run([sys.executable, "-m", "table.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=30)
+
+
+@pytest.fixture
+def fifo(tmp_path) -> Path:
+    path = tmp_path / "scene.fifo"
+    os.mkfifo(path)
+    return path
+
+
+def config_with(tmp_path: Path, extra: str) -> Path:
+    config = tmp_path / "table.toml"
+    config.write_text(f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
+                      f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n' + extra)
+    return config
+
+
+@pytest.mark.parametrize("where", ["--scene", "--config", "led_layout", "[game] scene"])
+@pytest.mark.parametrize("what", ["/dev/zero", "fifo"])
+def test_a_device_or_fifo_as_a_file_is_one_line_and_exit_2(tmp_path, fifo, where, what):
+    bad = str(fifo) if what == "fifo" else what
+    log = ["--log", str(tmp_path / "game.sqlite3")]
+    if where == "--scene":
+        args = ["--config", str(config_with(tmp_path, "")), "--scene", bad]
+    elif where == "--config":
+        args = ["--config", bad]
+    elif where == "led_layout":
+        config = tmp_path / "table.toml"
+        config.write_text(f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\nled_layout = "{bad}"\n')
+        args = ["--config", str(config)]
+    else:
+        args = ["--config", str(config_with(tmp_path, f'[game]\nscene = "{bad}"\n'))]
+    done = smarttable("run", "--demo", "--no-web", "--duration", "3", *log, *args)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1] == f"smarttable run: {bad}: is not a regular file but a device, FIFO or socket", done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_scene_past_the_size_cap_is_refused_without_reading_it_all(tmp_path):
+    big = tmp_path / "big.json"
+    with big.open("wb") as out:
+        out.truncate(64 * 1024 * 1024)                 # 64 MB (sparse: no disk)
+    done = smarttable("run", "--demo", "--no-web", "--duration", "3", "--log", str(tmp_path / "game.sqlite3"),
+                      "--config", str(config_with(tmp_path, "")), "--scene", str(big))
+    assert done.returncode == 2 and done.stderr.strip().endswith("larger than 4 MB, too large for a file")
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "-1", "http"])
+def test_a_port_the_panel_cannot_be_found_on_is_refused(port):
+    done = smarttable("run", "--demo", "--port", port)
+    assert done.returncode == 2 and "argument --port: expected a port number 1-65535" in done.stderr
