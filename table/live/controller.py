@@ -86,7 +86,7 @@ from table.live.bookmarks import Bookmarks, evidence, keep, moment
 from table.live.camera_view import OncePerFrame
 from table.live.capture import Capture, LatestFrame, SourceOpener
 from table.live.display import regions_for
-from table.live.events import Camera, Event, GameStart, decode
+from table.live.events import Camera, Event, GameStart, Settings, decode
 from table.live.gamelog import GameLog
 from table.live.idempotency import Once
 from table.live.journal import SAVE_WAIT_S, Journal
@@ -101,6 +101,7 @@ from table.live.sightings import Sightings
 from table.live.sigmas import Sigmas
 from table.live.table_commands import COMMANDS, ButtonActions, check_params, handler
 from table.live.warnings import Standing
+from table.rules import get_ruleset
 from table.rules.base import Ruleset
 from table.scene import Scene
 from table.snapshot import Receipt, Snapshot
@@ -168,7 +169,16 @@ class TableController:
             return
         if scene is None:
             raise ConfigError("no game to resume and no scene to start one: set [game] scene or use --demo")
+        rulings = dict(self.config.game.rulings)       # [game.rulings]: the new game's, checked first
+        if rulings:
+            try:
+                get_ruleset(scene.ruleset)(scene, rulings)
+            except QueryError as exc:
+                raise ConfigError(f"game.rulings: {exc}") from None
         self.start_game(scene)
+        if rulings:
+            with self._lock:
+                self.emit(Settings(None, rulings, None))
 
     def start_game(self, scene: Scene) -> None:
         with self._lock:

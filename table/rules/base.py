@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
+from difflib import get_close_matches
 from typing import Any, ClassVar, TypeVar, cast
 
 from table import registry
@@ -98,7 +99,11 @@ class Ruleset:
         given = dict(rulings or {})
         unknown = set(given) - set(self.default_rulings())
         if unknown:
-            raise QueryError(f"unknown ruling option(s) for {self.name}: {', '.join(sorted(unknown))}")
+            known = list(self.default_rulings())
+            hints = [f"{name} (did you mean {close[0]}?)" if (close := get_close_matches(name, known, 1))
+                     else name for name in sorted(unknown)]
+            raise QueryError(f"unknown ruling option(s) for {self.name}: {', '.join(hints)} "
+                             f"(known: {', '.join(known)})")
         for option in self.options:
             if option.name in given:
                 option.check(given[option.name])

@@ -88,3 +88,20 @@ def test_a_scene_past_the_size_cap_is_refused_without_reading_it_all(tmp_path):
 def test_a_port_the_panel_cannot_be_found_on_is_refused(port):
     done = smarttable("run", "--demo", "--port", port)
     assert done.returncode == 2 and "argument --port: expected a port number 1-65535" in done.stderr
+
+
+def test_the_configs_game_rulings_are_the_new_games_and_a_misspelled_one_is_named(make_controller, tmp_path):
+    from table.config import load_config
+    from table.errors import ConfigError
+
+    config = load_config(config_with(tmp_path, "[game.rulings]\nclimb_cost = 3.0\nband_edge = \"farther\"\n"))
+    c = make_controller(config=config)
+    assert c.state.rulings["climb_cost"] == 3.0 and c.state.rulings["band_edge"] == "farther"
+    assert c.snapshot().status["rulings"]["climb_cost"] == 3.0
+    assert [e for e in c.gamelog.events(c.game) if e["kind"] == "settings"][0]["rulings"] == {
+        "climb_cost": 3.0, "band_edge": "farther"}
+    c.close()
+    wrong = load_config(config_with(tmp_path, "[game.rulings]\nclimb_cots = 3.0\n"))
+    with pytest.raises(ConfigError, match=r"^game.rulings: unknown ruling option\(s\) for synaptik: climb_cots "
+                                          r"\(did you mean climb_cost\?\)"):
+        make_controller(config=wrong, log_path=tmp_path / "other.sqlite3")
