@@ -17,17 +17,6 @@ from table.errors import ConfigError, HardwareError
 from table.frozen import thaw
 
 
-def port_number(text: str) -> int:
-    """A TCP port to listen on: 1-65535 (0 would let the system pick one that nobody is told)."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {port}")
-    return port
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser("run", help="run the table (camera, LEDs, buttons, web panel)",
                                 description="Run the table. --demo, or no camera found, runs the simulated "
@@ -36,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--config", help="table config (TOML); default firmware_cfg/table.toml")
     run.add_argument("--scene", help="scene to start a new game with (when there is no game to resume)")
     run.add_argument("--host", help="web panel address (default from [web] host)")
-    run.add_argument("--port", type=port_number, help="web panel port, 1-65535 (default from [web] port)")
+    run.add_argument("--port", type=int, help="web panel port, 1-65535 (default from [web] port)")
     run.add_argument("--no-web", action="store_true", help="run without the web panel")
     run.add_argument("--no-demo-fallback", action="store_true",
                      help="on a real table: when no camera is found, keep the real hardware and retry the "
