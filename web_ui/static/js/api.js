@@ -1,7 +1,9 @@
 // Talking to the table: reads are open; changes carry the PIN (asked once, kept on this phone).
-// Every request has a deadline and fails with a message when the table does not answer (docs/web.md).
+// A request waits for its answer as long as the table is heard (live.js's heartbeat watchdog ends it when
+// the table falls silent); a slow answer from a table that is alive is waited for, up to LAST_RESORT_S.
 const PIN_KEY = "smarttable-pin";
-const TIMEOUT_S = 10;          // one request's wait for the whole answer
+const LAST_RESORT_S = 120;     // one request's longest wait for the whole answer, heartbeats or not
+const RETRY_AFTER_S = 10;      // the longest Retry-After waited out before asking again
 const RETRIES = 2;             // a 429 or 503 with Retry-After is asked again this many times (reads)
 const waiting = new Set();     // the requests waiting for the table: aborted when it falls silent
 let silence = null;            // why the table is not answering (live.js's heartbeat watchdog), or null
@@ -16,14 +18,14 @@ export function tableSilent(why) {
 const failure = (message) => Object.assign(new Error(message), { field: "", connection: true });
 const sleep = (s) => new Promise((resolve) => { setTimeout(resolve, s * 1000); });
 
-// One request and its answer read whole, within TIMEOUT_S: {response, data}.
+// One request and its answer read whole, within LAST_RESORT_S: {response, data}.
 async function call(url, options) {
   if (silence) throw failure(silence);
   const controller = new AbortController();
   let why = null;
   const abort = (reason) => { why = reason; controller.abort(); };
-  const timer = setTimeout(() => abort(`The table did not answer within ${TIMEOUT_S} s: it may be busy or out ` +
-    "of reach. Try again."), TIMEOUT_S * 1000);
+  const timer = setTimeout(() => abort(`The table did not answer within ${LAST_RESORT_S} s: it may be busy or ` +
+    "out of reach. Try again."), LAST_RESORT_S * 1000);
   waiting.add(abort);
   try {
     const response = await fetch(url, { ...options, signal: controller.signal });
@@ -40,7 +42,7 @@ async function call(url, options) {
 // Seconds a 429 or 503 asks to wait (its Retry-After), or null.
 function retryAfter(response) {
   const s = Number(response.headers.get("Retry-After"));
-  return (response.status === 429 || response.status === 503) && s > 0 && s <= TIMEOUT_S ? s : null;
+  return (response.status === 429 || response.status === 503) && s > 0 && s <= RETRY_AFTER_S ? s : null;
 }
 
 export async function getJSON(url) {

@@ -4,6 +4,8 @@ import { getJSON, tableSilent } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const FIRST_BEAT_S = 5;        // the table's heartbeat until it says its own (its first event does)
+const MIN_SILENCE_S = 8;       // never offline sooner, however short the heartbeat (a loaded table is late)
+const TICK_MS = 250;           // the watchdog's beat; a late one counts for at most 1 s of silence
 const RETRY_S = [1, 10];       // reconnecting: 1 s, then twice as long each time, at most 10 s (jittered)
 
 // The state after a patch event (web_ui/sse.py `part_patch` / `apply_part`): a dict's changed keys
@@ -30,19 +32,22 @@ function patched(state, message) {
 }
 
 // Follow the table: `apply(state)` for every state it sends. The stream is given up and opened again
-// when it fails (a 429 or 503 included: EventSource itself never retries those) and when nothing, not
-// even a heartbeat, came for twice the heartbeat's interval (a frozen table or a dead network keeps the
-// TCP connection open, so only silence tells).
+// when it fails (a 429 or 503 included: EventSource itself never retries those) and when nothing at all
+// (no state, no heartbeat) came for twice the heartbeat's interval and at least MIN_SILENCE_S (a frozen
+// table or a dead network keeps the TCP connection open, so only silence tells). Silence is counted by the
+// watchdog's own ticks, each at most 1 s: a phone too busy to run its timers (or a tab in the background)
+// has not heard the table because it was not listening, which says nothing of the table.
 export function connect(app, apply) {
-  let source = null, beatS = FIRST_BEAT_S, heard = 0, waitS = RETRY_S[0], retry = null;
+  let source = null, beatS = FIRST_BEAT_S, quietMs = 0, waitS = RETRY_S[0], retry = null;
+  const silenceS = () => Math.max(2 * beatS, MIN_SILENCE_S);
   const alive = () => {
-    heard = performance.now(); waitS = RETRY_S[0]; tableSilent(null);
+    quietMs = 0; waitS = RETRY_S[0]; tableSilent(null);
     if (!app.online) setOnline(app, apply, true);
   };
   const lost = (silent) => {
     source?.close(); source = null;
-    if (silent) tableSilent(`The table stopped answering (nothing heard from it for ${2 * beatS} s): it may have ` +
-      "frozen or lost its network.");
+    if (silent) tableSilent(`The table stopped answering (nothing heard from it for ${silenceS()} s): it may ` +
+      "have frozen or lost its network.");
     setOnline(app, apply, false);
     if (retry === null) {
       retry = setTimeout(open, waitS * (0.75 + Math.random() / 2) * 1000);
@@ -50,7 +55,7 @@ export function connect(app, apply) {
     }
   };
   const open = () => {
-    retry = null; heard = performance.now();
+    retry = null; quietMs = 0;
     source = new EventSource("/api/events?patch=1");        // whole state first, then what changed
     source.addEventListener("heartbeat", (event) => {
       beatS = JSON.parse(event.data).every_s || beatS;
@@ -69,9 +74,13 @@ export function connect(app, apply) {
       else setOnline(app, apply, false);                          // the browser reconnects by itself
     });
   };
+  let tick = performance.now();
   setInterval(() => {
-    if (source && performance.now() - heard > 2 * beatS * 1000) lost(true);
-  }, 250);
+    const now = performance.now();
+    quietMs += Math.min(now - tick, 1000);
+    tick = now;
+    if (source && quietMs > silenceS() * 1000) lost(true);
+  }, TICK_MS);
   open();
 }
 
