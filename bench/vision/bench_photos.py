@@ -12,6 +12,9 @@ library's own corners, so its corner error there says little (bench/vision/bench
 corners against renders' ground truth).
 Goals for ours, per part: >= 98% found, no false ids, >= 95% of corners within 1 px, CPU <= 1.2x
 plain OpenCV. CPU is process time (all threads), the median of --repeats runs per photo, interleaved.
+A last table sets ours against the library alone on the sets it knows, per set in each part, per
+part, and per set over both parts: found by each and ours / the library's, and mean CPU ms a photo
+for ours, the library and plain OpenCV with their ratios, all from the same run.
 
     .venv/bin/python bench/vision/bench_photos.py [--repeats 3] [--photos DIR] [--misses]
 """
@@ -24,6 +27,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -82,9 +86,25 @@ def cpu_seconds(fn: Callable[[], object]) -> float:
     return time.process_time() - t
 
 
-def measure(photos: list[Photo], repeats: int) -> tuple[dict[str, Score], dict[str, list[float]]]:
-    scores = {name: Score() for name in DETECTORS}
-    cpu: dict[str, list[float]] = {name: [] for name in DETECTORS}
+@dataclass
+class Run:
+    """Each detector's score and CPU seconds per photo (the median of its runs), over some photos."""
+
+    photos: int = 0
+    library_knows: bool = True  # the library reads these photos' family
+    scores: dict[str, Score] = field(default_factory=lambda: {name: Score() for name in DETECTORS})
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {name: [] for name in DETECTORS})
+
+    def __iadd__(self, other: Run) -> Run:
+        self.photos += other.photos
+        for name in DETECTORS:
+            merge(self.scores[name], other.scores[name])
+            self.cpu[name] += other.cpu[name]
+        return self
+
+
+def measure(photos: list[Photo], repeats: int) -> Run:
+    run = Run(len(photos), all(family(p.dictionary).library is not None for p in photos))
     for photo in photos:
         image = read_image(photo.path)
         runs: dict[str, list[float]] = {name: [] for name in DETECTORS}
@@ -92,9 +112,9 @@ def measure(photos: list[Photo], repeats: int) -> tuple[dict[str, Score], dict[s
             for name, fn in DETECTORS.items():
                 runs[name].append(cpu_seconds(lambda: fn(image, photo.dictionary)))  # noqa: B023
         for name, fn in DETECTORS.items():
-            scores[name].add(photo, fn(image, photo.dictionary))
-            cpu[name].append(statistics.median(runs[name]))
-    return scores, cpu
+            run.scores[name].add(photo, fn(image, photo.dictionary))
+            run.cpu[name].append(statistics.median(runs[name]))
+    return run
 
 
 def line(name: str, s: Score, cpu: list[float], base: list[float]) -> str:
@@ -113,28 +133,35 @@ def merge(total: Score, s: Score) -> None:
     total.corner_errors += s.corner_errors
 
 
-def report_part(part: str, sets: dict[str, list[Photo]], repeats: int, misses: bool) -> None:
+def versus(group: str, run: Run) -> str:
+    """One row of ours against the library alone (and plain OpenCV): found, then mean CPU a photo."""
+    o, lib = run.scores["ours"], run.scores["library"]
+    ms = {name: 1000 * sum(run.cpu[name]) / run.photos for name in DETECTORS}
+    return (f"{group:38s} {run.photos:3d} {o.found:4d}/{o.reference:<4d} {o.recall:6.1%} "
+            f"{lib.found:4d}/{lib.reference:<4d} {lib.recall:6.1%} {o.found / max(lib.found, 1):6.3f} "
+            f"{ms['ours']:8.1f} {ms['library']:8.1f} {ms['plain']:8.1f} {ms['ours'] / ms['library']:6.2f} "
+            f"{ms['ours'] / ms['plain']:6.2f} {ms['library'] / ms['plain']:6.2f}")
+
+
+def report_part(part: str, runs: dict[str, Run], misses: bool) -> None:
     print(f"== {part} part ==")
-    totals = {name: Score() for name in DETECTORS}
-    cpu_all: dict[str, list[float]] = {name: [] for name in DETECTORS}
-    for name, photos in sets.items():
-        if not photos:
+    total = Run()
+    for name, run in runs.items():
+        if not run.photos:
             continue
-        scores, cpu = measure(photos, repeats)
-        print(f"{name} ({len(photos)} photos, {photos[0].dictionary})")
+        print(f"{name} ({run.photos} photos)")
         for det in DETECTORS:
-            if det == "library" and family(photos[0].dictionary).library is None:
+            if det == "library" and not run.library_knows:
                 print("  library  (does not know this dictionary)")
                 continue
-            print(line(det, scores[det], cpu[det], cpu["plain"]))
+            print(line(det, run.scores[det], run.cpu[det], run.cpu["plain"]))
             if misses and det == "ours" and part == "development":
-                print(f"    missed {scores[det].missed}\n    extras {scores[det].extras}")
-            merge(totals[det], scores[det])
-            cpu_all[det] += cpu[det]
+                print(f"    missed {run.scores[det].missed}\n    extras {run.scores[det].extras}")
+        total += run
     print(f"all sets ({part})")
     for det in ("plain", "ours"):
-        print(line(det, totals[det], cpu_all[det], cpu_all["plain"]))
-    s, ratio = totals["ours"], sum(cpu_all["ours"]) / sum(cpu_all["plain"])
+        print(line(det, total.scores[det], total.cpu[det], total.cpu["plain"]))
+    s, ratio = total.scores["ours"], sum(total.cpu["ours"]) / sum(total.cpu["plain"])
     note = json.loads((DATA / "photos-unlisted.json").read_text())
     unlisted = {(u["photo"], u["id"]) for u in note["markers"]}
     false = [e for e in s.extras if e not in unlisted]
@@ -143,6 +170,27 @@ def report_part(part: str, sets: dict[str, list[Photo]], repeats: int, misses: b
     goals = {">= 98% found": s.recall >= 0.98, "no false ids": not false,
              ">= 95% corners <= 1 px": s.within(1.0) >= 0.95, "CPU <= 1.2x plain": ratio <= 1.2}
     print("  goals: " + ", ".join(f"{k} [{'ok' if v else 'MISSED'}]" for k, v in goals.items()))
+
+
+def report_versus(parts: dict[str, dict[str, Run]]) -> None:
+    """Ours against the library alone, per part and set, per part, and per set over both parts, on
+    the sets the library knows (the same photos for both)."""
+    print("== ours vs the AprilTag library alone (sets the library knows; CPU: mean ms a photo) ==")
+    print(f"{'group':38s} {'n':>3s} {'ours found':>17s} {'library found':>17s} {'ratio':>6s} "
+          f"{'ours ms':>8s} {'lib ms':>8s} {'plain ms':>8s} {'o/lib':>6s} {'o/pl':>6s} {'lib/pl':>6s}")
+    known = {part: {name: run for name, run in runs.items() if run.library_knows}
+             for part, runs in parts.items()}
+    for part, runs in known.items():
+        total = Run()
+        for name, run in runs.items():
+            print(versus(f"{part} / {name}", run))
+            total += run
+        print(versus(f"{part} / all", total))
+    for name in next(iter(known.values())):
+        both = Run()
+        for runs in known.values():
+            both += runs[name]
+        print(versus(f"both parts / {name}", both))
 
 
 def main() -> int:
@@ -157,8 +205,11 @@ def main() -> int:
         print(f"bench_photos: {root}: no such folder (the shared photos sit beside the repository)",
               file=sys.stderr)
         return 2
-    for part, sets in split(photo_sets(root), DATA / "photos-split.json").items():
-        report_part(part, sets, args.repeats, args.misses)
+    parts = {part: {name: measure(photos, args.repeats) for name, photos in sets.items()}
+             for part, sets in split(photo_sets(root), DATA / "photos-split.json").items()}
+    for part, runs in parts.items():
+        report_part(part, runs, args.misses)
+    report_versus(parts)
     return 0
 
 

@@ -34,7 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    description="Every marker of a dictionary in an image: corners (the "
                                                "marker's own order) and centre in pixels.")
     detect.add_argument("image")
-    detect.add_argument("--dictionary", default="DICT_APRILTAG_36h11", help="OpenCV dictionary name")
+    detect.add_argument("--dictionary", default="DICT_APRILTAG_36h11",
+                        help="marker family: an OpenCV dictionary name, or an AprilTag 3 family by the "
+                             "AprilTag library's name (tagStandard41h12, ...; docs/config.md)")
     detect.add_argument("--config", help="table config (TOML): with [markers] stickers, the ring stickers "
                                          "too (calibrated from the corner markers)")
     detect.set_defaults(handler=run_detect)
@@ -127,10 +129,11 @@ def run_locate(args: argparse.Namespace) -> Any:
 
 
 def run_detect(args: argparse.Namespace) -> Any:
-    from vision.detect import detect_markers, get_dictionary
+    from vision.detect import detect_markers
+    from vision.families import family
     from vision.images import read_image
 
-    get_dictionary(args.dictionary)  # an unknown name is a user's mistake, before reading the image
+    family(args.dictionary)  # an unknown name is a user's mistake, before reading the image
     setup = None
     if args.config:
         from vision.locate import VisionSetup

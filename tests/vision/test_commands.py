@@ -56,6 +56,13 @@ def test_detect_prints_pixel_corners_in_marker_order(board_photo, capsys):
         assert len(by_id[marker.id]["centre"]) == 2
 
 
+def test_detect_takes_a_family_only_the_apriltag_library_knows(board_photo, capsys):
+    """docs/config.md's AprilTag 3 families are a dictionary `detect` reads too: none of the board's
+    36h11 markers is read as one of them."""
+    code, doc = call(capsys, "detect", str(board_photo[0]), "--dictionary", "tagStandard41h12")
+    assert code == 0 and doc == {"markers": []}
+
+
 def test_locate_with_the_wrong_config_is_uncalibrated_and_says_why(board_photo, capsys):
     path, _, _ = board_photo
     code, doc = call(capsys, "locate", str(path))  # default table: corner markers are 50 mm, 4' apart
