@@ -3,7 +3,7 @@
 # Run from the checkout as the user who will run the table (it asks sudo for what needs root):
 #     bash deploy/install-pi.sh [--hostname NAME | --keep-hostname]
 # In order, and safe to run again:
-#  1. apt: picamera2, numpy, lgpio, spidev, rpicam-apps, avahi-daemon.
+#  1. apt: picamera2, numpy, scipy (built for that numpy), lgpio, spidev, rpicam-apps, avahi-daemon.
 #  2. .venv with --system-site-packages (it sees apt's picamera2, numpy, lgpio, spidev). pip installs the
 #     table with numpy pinned to the system's: apt's picamera2 is built against that numpy and fails to
 #     load beside any other ("numpy.dtype size changed", picamera2 issues 1088 and 1211). With Bookworm's
@@ -62,8 +62,8 @@ echo "install-pi: $MODEL -> $PINS, the table runs as $RUN_USER"
 
 # 1. system packages
 sudo apt-get update
-sudo apt-get install -y python3-venv python3-numpy python3-picamera2 python3-lgpio python3-spidev \
-  rpicam-apps avahi-daemon
+sudo apt-get install -y python3-venv python3-numpy python3-scipy python3-picamera2 python3-lgpio \
+  python3-spidev rpicam-apps avahi-daemon
 
 # 2. the venv, on the system's numpy
 SYSTEM_NUMPY="$(python3 -I -c 'import numpy; print(numpy.__version__)')"

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.detect import MM_PER_INCH, Detection, diagonal_centre
 from vision.lens import Intrinsics
+from vision.lensfit import LensFit
 
 MIN_CORNER_MARKERS = 3
 
@@ -75,6 +76,11 @@ class Calibration:
     used: tuple[int, ...]
     camera_position: tuple[float, float, float] | None  # board inches; z = height above the board
     px_per_inch: float
+    # where the intrinsics came from: "calibrated" (calibrate-lens), "estimated" (from the board), "assumed"
+    lens: str = "calibrated"
+    lens_fit: LensFit | None = None  # the estimate, when estimated (or the prior, when assumed)
+    spread: tuple[Calibration, ...] = ()  # the same under lenses 1 sd away (pairs): the lens's share of sigma
+    lens_check: str = ""  # with a calibrated lens: how it disagrees with the lens the board shows ("" agrees)
 
     def undistort(self, pixels: np.ndarray) -> np.ndarray:
         pts = np.asarray(pixels, np.float64).reshape(-1, 2)
@@ -123,14 +129,17 @@ class Calibration:
         return self.camera_position is not None
 
 
-def calibrate(detections: Sequence[Detection], markers: BoardMarkers, image_size: tuple[int, int],
-              intrinsics: Intrinsics | None = None) -> Calibration | None:
-    """A calibration from the calibration markers among the detections, or None with too few."""
+def calibration_points(detections: Sequence[Detection], markers: BoardMarkers,
+                       intrinsics: Intrinsics | None = None
+                       ) -> tuple[tuple[int, ...], np.ndarray, np.ndarray, np.ndarray] | None:
+    """(ids, image pixels as detected, the same undistorted, board inches) of every corner of the
+    calibration markers among the detections, each marker's quarter turn on the board found from a
+    first fit through the centres; None with too few markers."""
     found = {d.id: d for d in detections if d.id in markers.points}
     if len(found) < MIN_CORNER_MARKERS:
         return None
     size_in = markers.size_mm / MM_PER_INCH
-    ids = sorted(found)
+    ids = tuple(sorted(found))
     img = {i: (intrinsics.undistort(found[i].corners) if intrinsics else found[i].corners.astype(np.float64))
            for i in ids}
     # each marker's quarter turn on the board, from a first fit through the centres (0 if fewer than 4)
@@ -144,8 +153,20 @@ def calibrate(detections: Sequence[Detection], markers: BoardMarkers, image_size
                 top = _apply(H0, img[i][:2])
                 angle = math.degrees(math.atan2(*(top[1] - top[0])[::-1]))
                 turns[i] = round(angle / 90) % 4
+    raw = np.vstack([found[i].corners for i in ids]).astype(np.float64)
     src = np.vstack([img[i] for i in ids])
     dst = np.vstack([board_corners_of(markers.points[i], size_in, turns[i]) for i in ids])
+    return ids, raw, src, dst
+
+
+def calibrate(detections: Sequence[Detection], markers: BoardMarkers, image_size: tuple[int, int],
+              intrinsics: Intrinsics | None = None, lens: str = "calibrated") -> Calibration | None:
+    """A calibration from the calibration markers among the detections, or None with too few; `lens`
+    says where the intrinsics came from (none: "assumed")."""
+    points = calibration_points(detections, markers, intrinsics)
+    if points is None:
+        return None
+    ids, _, src, dst = points
     H, _ = cv2.findHomography(src, dst, 0)
     if H is None:
         return None
@@ -156,7 +177,8 @@ def calibrate(detections: Sequence[Detection], markers: BoardMarkers, image_size
     ends = _apply(np.linalg.inv(H), centre_board)
     px_per_inch = float(np.linalg.norm(ends[1] - ends[0]))
     position = _camera_position(src, dst, H, image_size, intrinsics)
-    return Calibration(H, intrinsics, error, tuple(ids), position, px_per_inch)
+    return Calibration(H, intrinsics, error, ids, position, px_per_inch,
+                       lens if intrinsics is not None else "assumed")
 
 
 def _camera_position(img: np.ndarray, board: np.ndarray, H: np.ndarray, image_size: tuple[int, int],

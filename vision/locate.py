@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -19,7 +19,7 @@ from table.config import Config
 from table.config_schema import id_ranges
 from table.errors import ConfigError
 from vision import ringcode, sticker_read
-from vision.calibrate import BoardMarkers, Calibration, board_corners_of, calibrate
+from vision.calibrate import BoardMarkers, Calibration, calibrate, calibration_points, focal_from_homography
 from vision.cameras import camera_model
 from vision.detect import (
     MM_PER_INCH,
@@ -30,14 +30,19 @@ from vision.detect import (
 )
 from vision.families import family
 from vision.lens import Intrinsics, load_intrinsics
+from vision.lensfit import LensFit, apart, fit_lens, prior_lens
 from vision.sticker import TYPICAL_BASE_HEIGHT_MM, Sticker
-from vision.uncertainty import LensPrior, focal_guess, marker_sigmas
+from vision.uncertainty import marker_sigmas
 
 SIZE_TOLERANCE = 0.2  # a detection whose side on the board is off by more than this fraction is false
 PLACE_TOLERANCE_IN = 0.25  # a calibration marker this far from its configured centre is not that marker
 # when the second pass had to read this share of what the first pass found, the frame is blurred or
 # damaged: search a sharpened copy densely too, and if that finds more, a flattened and sharpened one
 SHARPEN_TRIGGER = 0.2
+WIDE_HFOV_DEG = 90.0  # the focal length guessed when neither the config nor the view gives one
+MISMATCH_PX = 0.5  # a calibrated lens this far (pixels) from the board's estimate ...
+MISMATCH_SDS = 5.0  # ... and this many of the estimate's sd has changed
+MIN_LENS_MARKERS = 3  # model markers the lens fit needs; with fewer the lens is assumed (a prior)
 
 
 @dataclass(frozen=True)
@@ -78,15 +83,16 @@ class VisionSetup:
     def board_markers(self) -> BoardMarkers:
         return BoardMarkers(self.calibration_points, self.corner_size_mm, self.board)
 
-    def lens_prior(self, calibration: Calibration, image_shape: tuple[int, ...]) -> LensPrior | None:
-        """The prior on an uncalibrated lens for `calibration`'s frame; None with intrinsics."""
-        if calibration.intrinsics is not None:
-            return None
-        size = (image_shape[1], image_shape[0])
-        model_f = camera_model(self.camera_model).focal_px(size) if self.camera_model else None
-        side_in = self.corner_size_mm / MM_PER_INCH
-        corners = np.vstack([board_corners_of(self.calibration_points[i], side_in) for i in calibration.used])
-        return LensPrior(focal_guess(size, model_f, calibration), size, corners)
+    def focal_guess(self, calibration: Calibration, size: tuple[int, int]) -> float:
+        """The focal length (pixels) the lens fit starts from: `[camera] model`'s, else the tilted view's
+        own (`focal_from_homography`), else a wide lens's (WIDE_HFOV_DEG)."""
+        if self.camera_model:
+            return camera_model(self.camera_model).focal_px(size)
+        if calibration.intrinsics is None:
+            f = focal_from_homography(np.linalg.inv(calibration.H), size)
+            if f is not None:
+                return f
+        return size[0] / 2 / math.tan(math.radians(WIDE_HFOV_DEG) / 2)
 
     @property
     def sticker_height_mm(self) -> float:
@@ -176,7 +182,34 @@ class LocateResult:
                                "warnings": list(self.warnings)}
         if self.calibration is not None:
             out["reprojection_error_px"] = round(self.calibration.reprojection_error_px, 4)
+            out["lens"] = self.calibration.lens
+            if self.calibration.lens_fit is not None:
+                out["lens_estimate"] = lens_summary(self.calibration.lens_fit)
         return out
+
+
+def lens_state(calibration: Calibration) -> dict[str, Any]:
+    """What the panel and `doctor` show of the lens: where it came from (`source`), the estimate the board
+    gives (with a calibrated lens too: it is checked against it), and `check`, what disagrees (or "")."""
+    out: dict[str, Any] = {"source": calibration.lens, "check": calibration.lens_check}
+    if calibration.lens_fit is not None:
+        out.update(lens_summary(calibration.lens_fit))
+    return out
+
+
+def lens_summary(fit: LensFit) -> dict[str, Any]:
+    """The estimated lens as `locate` and the panel report it: focal length and principal point (px),
+    k1, k2 with their sd, the model markers and calibration-marker corners it was fitted from, and the
+    RMS residual of the fitted corners (px)."""
+    K, dist = fit.intrinsics.K, np.ravel(fit.intrinsics.dist)
+    sd = fit.sd()
+    return {"focal_px": round(float(K[0, 0]), 1), "focal_sd_px": round(float(sd[0]), 1),
+            "principal_point": [round(float(K[0, 2]), 1), round(float(K[1, 2]), 1)],
+            "principal_point_sd_px": [round(float(sd[1]), 1), round(float(sd[2]), 1)],
+            "k1": round(float(dist[0]), 5), "k2": round(float(dist[1]), 5),
+            "k1_sd": round(float(sd[3]), 5), "k2_sd": round(float(sd[4]), 5),
+            "markers": fit.markers, "corners": fit.corners, "frames": fit.frames,
+            "residual_px": round(fit.rms_px, 4)}
 
 
 def _pick_calibration_markers(detections: Sequence[Detection], setup: VisionSetup) -> list[Detection]:
@@ -216,6 +249,71 @@ def calibrate_frame(detections: Sequence[Detection], setup: VisionSetup, image_s
         chosen = [d for d in chosen if d.id != worst]
 
 
+def learn_lens(detections: Sequence[Detection], setup: VisionSetup, calibration: Calibration,
+               image_shape: tuple[int, ...]) -> Calibration:
+    """`calibration` again through the lens this frame shows (`vision.lensfit`): from its calibration
+    markers' corners and every model marker whose size fits, or, with fewer than MIN_LENS_MARKERS of
+    them, through the prior lens (assumed). A lens from `calibrate-lens` is kept as it is."""
+    size = (image_shape[1], image_shape[0])
+    chosen = [d for d in detections if d.id in calibration.used]
+    if calibration.intrinsics is not None and calibration.lens == "calibrated":
+        return check_lens(detections, setup, calibration, chosen, size)
+    focal = setup.focal_guess(calibration, size)
+    fit = estimate_lens(detections, setup, calibration, chosen, size, focal)
+    return calibration_with_lens(chosen, setup, size, fit) or calibration
+
+
+def check_lens(detections: Sequence[Detection], setup: VisionSetup, calibration: Calibration,
+               chosen: Sequence[Detection], size: tuple[int, int]) -> Calibration:
+    """A calibrated lens, checked against the lens the board shows: `lens_check` says so when they bend the
+    board's part of the image apart by more than MISMATCH_PX and MISMATCH_SDS of the estimate's own spread
+    (a changed lens, zoom or focus, or another camera's intrinsics)."""
+    assert calibration.intrinsics is not None
+    fit = estimate_lens(detections, setup, calibration, chosen, size, float(calibration.intrinsics.K[0, 0]))
+    if fit.markers < MIN_LENS_MARKERS:
+        return calibration
+    corners = np.vstack([d.corners for d in chosen]).astype(np.float64)
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    grid = np.stack(np.meshgrid(np.linspace(x0, x1, 9), np.linspace(y0, y1, 9)), axis=-1).reshape(-1, 2)
+    off, sd = apart(fit, calibration.intrinsics, grid)
+    check = ""
+    if off > max(MISMATCH_PX, MISMATCH_SDS * sd):
+        check = (f"the calibrated lens ([camera] intrinsics) does not match what the board shows: up to "
+                 f"{off:.1f} px apart across the board (the board's estimate is sure to {sd:.2f} px); the "
+                 "lens, its zoom or focus changed, or the intrinsics are another camera's: run smarttable "
+                 "calibrate-lens again")
+    return replace(calibration, lens_fit=fit, lens_check=check)
+
+
+def estimate_lens(detections: Sequence[Detection], setup: VisionSetup, calibration: Calibration,
+                  chosen: Sequence[Detection], size: tuple[int, int], focal_px: float) -> LensFit:
+    """The lens fitted to the frame's squares, or the prior lens when too few model markers fit."""
+    points = calibration_points(chosen, setup.board_markers)
+    models = [d for d in detections if d.id not in setup.calibration_points and not d.base_mm]  # squares
+    heights = [setup.height_in(d.id) for d in models]
+    side = setup.model_size_mm / MM_PER_INCH
+    w, h = setup.board
+    placed = calibration.markers_on_board(models, heights)
+    fitting = [(d, hgt) for d, hgt, (x, y, _, s) in zip(models, heights, placed, strict=True)
+               if abs(s / side - 1) <= SIZE_TOLERANCE and 0 <= x <= w and 0 <= y <= h]
+    fit = None
+    if points is not None and len(fitting) >= MIN_LENS_MARKERS:
+        fit = fit_lens(points[1], points[3], [d.corners for d, _ in fitting], [hgt for _, hgt in fitting],
+                       side, size, focal_px)
+    return fit or prior_lens(size, focal_px)
+
+
+def calibration_with_lens(chosen: Sequence[Detection], setup: VisionSetup, size: tuple[int, int],
+                          fit: LensFit) -> Calibration | None:
+    """The calibration through the fitted lens, with the same under the lenses of its spread."""
+    lens = "estimated" if fit.markers >= MIN_LENS_MARKERS else "assumed"
+    cal = calibrate(chosen, setup.board_markers, size, fit.intrinsics, lens)
+    if cal is None:
+        return None
+    spread = [calibrate(chosen, setup.board_markers, size, i, lens) for i in fit.spread()]
+    return replace(cal, lens_fit=fit, spread=tuple(c for c in spread if c is not None))
+
+
 def missing_corner_warning(detections: Sequence[Detection], setup: VisionSetup,
                            calibration: Calibration | None) -> str | None:
     """What is wrong with the corner markers, naming them; None when all of them calibrated."""
@@ -248,17 +346,20 @@ def place_markers(detections: Sequence[Detection], setup: VisionSetup, calibrati
     w, h = setup.board
     models = [d for d in detections if d.id not in setup.calibration_points]
     heights = [setup.height_in(d.id) for d in models]
+    kept: list[tuple[Detection, float, tuple[float, float, float, float]]] = []
     boards = calibration.markers_on_board(models, heights)
-    sigmas = marker_sigmas(calibration, models, heights, setup.height_sigma_mm / MM_PER_INCH,
-                           setup.lens_prior(calibration, image_shape))
-    for d, (x, y, heading, side), sd in zip(models, boards, sigmas, strict=True):
+    for d, height, (x, y, heading, side) in zip(models, heights, boards, strict=True):
         expected = (Sticker(d.base_mm).diameter_mm if d.base_mm else setup.model_size_mm) / MM_PER_INCH
         if abs(side / expected - 1) > SIZE_TOLERANCE:
             warnings.append(f"ignored marker {d.id}: {side:.2f}\" across, a model marker is {expected:.2f}\"")
-            continue
-        if not (0 <= x <= w and 0 <= y <= h):
+        elif not (0 <= x <= w and 0 <= y <= h):
             warnings.append(f"marker {d.id} is off the board at ({x:.2f}, {y:.2f})")
-            continue
+        else:
+            kept.append((d, height, (x, y, heading, side)))
+    # the corner noise is pooled over the markers kept (not over a decoy printed at another size)
+    sigmas = marker_sigmas(calibration, [d for d, _, _ in kept], [hgt for _, hgt, _ in kept],
+                           setup.height_sigma_mm / MM_PER_INCH)
+    for (d, _, (x, y, heading, side)), sd in zip(kept, sigmas, strict=True):
         placed.append(Located(d.id, x, y, heading, side, d, sd.sigma, sd.heading_sigma, sd.sigma_frame))
     counts: dict[int, int] = {}
     for m in placed:
@@ -390,9 +491,9 @@ def new_detections(found: Sequence[Detection], known: Sequence[Detection]) -> li
     return out
 
 
-LENS_NOT_CALIBRATED = ("lens not calibrated: sigma allows for a typical lens's distortion between the corner "
-                       "markers, so the error bars are conservative and wide (run smarttable calibrate-lens; "
-                       "docs/uncertainty.md)")
+LENS_ASSUMED = ("lens not calibrated and too few model markers in view to estimate it: sigma allows for "
+                "a typical lens's distortion, so the error bars are wide (run smarttable calibrate-lens, or "
+                "put models on the board; docs/uncertainty.md)")
 
 
 def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | None = None,
@@ -403,17 +504,26 @@ def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | Non
         detections, calibration = detect_frame(image, setup, calibration)
     else:
         detections, calibration = detect_all(image, setup, detector, calibration)
+    if calibration is not None and not fixed:
+        calibration = learn_lens(detections, setup, calibration, image.shape)
     warnings: list[str] = []
     missing = None if fixed else missing_corner_warning(detections, setup, calibration)
     if missing:
         warnings.append(missing)
     if calibration is None:
         return LocateResult(None, (), tuple(warnings), tuple(detections))
-    if (setup.model_height_mm or setup.heights_mm) and not calibration.can_correct_parallax():
-        warnings.append("parallax not corrected: camera pose unknown "
-                        "(calibrate the lens, see docs/vision.md)")
-    if calibration.intrinsics is None:
-        warnings.append(LENS_NOT_CALIBRATED)
+    if setup.model_height_mm or setup.heights_mm:
+        if not calibration.can_correct_parallax():
+            warnings.append("parallax not corrected: camera pose unknown "
+                            "(calibrate the lens, see docs/vision.md)")
+        elif calibration.lens_fit is not None and calibration.lens_fit.focal_guessed():
+            warnings.append("parallax corrected from a guessed camera height: the view is too square-on to "
+                            "show the focal length (set [camera] model or calibrate the lens; sigma allows "
+                            "for it)")
+    if calibration.lens == "assumed":
+        warnings.append(LENS_ASSUMED)
+    if calibration.lens_check:
+        warnings.append(calibration.lens_check)
     placed, more = place_markers(detections, setup, calibration, image.shape)
     why = None if more else models_warning(detections, setup, image.shape, len(placed))
     return LocateResult(calibration, tuple(placed), tuple(warnings + more + ([why] if why else [])),

@@ -29,12 +29,14 @@ from vision.budget import Deadline, Sweep, inside, split_box
 from vision.calibrate import Calibration
 from vision.changes import Box, ChangeDetector, box_around, covered, merge_boxes
 from vision.detect import MM_PER_INCH, Detection, MarkerDetector, diagonal_centre
-from vision.lens import Intrinsics
+from vision.lenslearn import LensLearner
 from vision.locate import (
     VisionSetup,
     calibrate_frame,
     detect_all,
     detect_frame,
+    learn_lens,
+    lens_state,
     missing_corner_warning,
     new_detections,
     place_markers,
@@ -64,6 +66,7 @@ class PipelineStats:
     recovery_looks: int = 0
     deferred: int = 0  # pieces of changed regions left for a later frame
     sweeps: int = 0  # whole-frame sweeps completed
+    lens_fits: int = 0  # the lens refitted over the places models stood at
 
 
 @dataclass
@@ -99,11 +102,7 @@ class VisionPipeline:
         self._sweep: Sweep | None = None
         self._recovery = Recovery()
         self._corner_check = False  # this frame's sweep looked at the corner markers
-
-    def know_lens(self, intrinsics: Intrinsics) -> None:
-        """Take the lens as known (as after `smarttable calibrate-lens`): the simulated camera's own."""
-        self.setup = replace(self.setup, intrinsics=intrinsics)
-        self.calibration = None
+        self.lens = LensLearner()  # the lens over frames (without `[camera] intrinsics`)
 
     def set_heights(self, heights_mm: Mapping[int, float]) -> None:
         """Marker heights above the board by id (from the roster), for parallax; others use
@@ -134,7 +133,8 @@ class VisionPipeline:
             return Observation(frame.timestamp, False, {}, (), tuple(warnings))
         if self._bumps:  # corner markers look moved: hold every model until that is settled
             return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), (),
-                               tuple(warnings), self.calibration.reprojection_error_px)
+                               tuple(warnings), self.calibration.reprojection_error_px,
+                               lens_state(self.calibration))
         inset = 0.5 * OVERLAP_SIDES * self._side_px()
 
         def looked_at(marker_id: int) -> bool:
@@ -144,6 +144,7 @@ class VisionPipeline:
         started = time.process_time()
         placed, more = place_markers(detections, self.setup, self.calibration, grey.shape)
         warnings += more
+        self._learn_lens(detections, placed, grey.shape)
         sightings = self._sightings(placed)
         for located in placed:
             if located.id in sightings:
@@ -152,7 +153,22 @@ class VisionPipeline:
         self._watch_removals(sightings, changed, looked_at)
         self.timings.tracking = time.process_time() - started
         return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), tuple(moves),
-                           tuple(warnings), self.calibration.reprojection_error_px)
+                           tuple(warnings), self.calibration.reprojection_error_px,
+                           lens_state(self.calibration))
+
+    def _learn_lens(self, detections: list[Detection], placed: list, image_shape: tuple[int, ...]) -> None:
+        """Give the lens learner this frame's squares; when enough new places came to rest, take the lens
+        they all show (the calibration's homography and spread with it)."""
+        assert self.calibration is not None
+        if self.calibration.lens == "calibrated":
+            return
+        corners = [d for d in detections if d.id in self.calibration.used]
+        self.lens.observe(corners, [m.detection for m in placed])
+        if self.lens.due():
+            refined = self.lens.fit(self.setup, self.calibration, image_shape)
+            if refined is not None:
+                self.calibration = refined
+                self.stats.lens_fits += 1
 
     def _side_px(self) -> float:
         assert self.calibration is not None
@@ -193,6 +209,8 @@ class VisionPipeline:
         warnings: list[str] = []
         if self.calibration is None:
             detections, calibration = detect_frame(grey, self.setup, sharpen=False)
+            if calibration is not None:
+                calibration = learn_lens(detections, self.setup, calibration, grey.shape)
             self._adopt(calibration, grey)
             self._carried = []  # the whole frame was searched
             missing = missing_corner_warning(detections, self.setup, calibration)
@@ -326,6 +344,9 @@ class VisionPipeline:
             return []
         self._bumps = 0
         fresh = calibrate_frame(detections, self.setup, grey.shape)
+        if fresh is not None:
+            self.lens.reset()  # the camera moved: what it showed of its lens before may not hold
+            fresh = learn_lens(detections, self.setup, fresh, grey.shape)
         if fresh is None:
             return ["camera or board moved: cannot recalibrate, " +
                     (missing_corner_warning(detections, self.setup, None) or "too few corner markers")]

@@ -23,7 +23,6 @@ from table.errors import ConfigError, HardwareError
 from table.plugins import CAMERAS
 from vision.camera import PinholeCamera
 from vision.cvcompat import quiet_opencv
-from vision.lens import Intrinsics
 from vision.planner import simulated_camera
 from vision.synthetic import Renderer, RenderOptions
 from vision.synthetic_scene import SyntheticScene
@@ -173,11 +172,6 @@ class SyntheticSource:
         self._clock = 0.0
         self._interval = 1.0 / float(cam.fps)
         self.closed = False
-
-    @property
-    def intrinsics(self) -> Intrinsics:
-        """The simulated lens, exactly (what `smarttable calibrate-lens` would find)."""
-        return Intrinsics(self.camera.K, self.camera.dist, self.camera.size)
 
     @classmethod
     def open(cls, config: Config, *, realtime: bool = True) -> SyntheticSource:

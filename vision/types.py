@@ -79,3 +79,6 @@ class Observation:
     moves: tuple[MoveEvent, ...] = ()
     warnings: tuple[str, ...] = ()
     reprojection_error_px: float | None = None
+    # the lens it was seen through (vision.locate.lens_state): "source" calibrated, estimated or assumed,
+    # and the estimate (markers, residual_px, k1, k2, ...); None before calibration
+    lens: dict | None = None

@@ -6,12 +6,13 @@ The error model (docs/uncertainty.md) adds, in quadrature, what the frame itself
   corner noise in pixels; the centre (the diagonals' crossing) carries a share of it, turned into
   inches at the marker's own pixels per inch (a small or far marker is less sure);
 - calibration: the homography's reprojection error over the corner markers, in inches;
-- an uncalibrated lens (no intrinsics): the error a prior lens (`LensPrior`: radial |k1| <= PRIOR_K1 about
-  the image centre) leaves after the homography on the corner markers absorbed what it could; small at the
-  corner markers (and the image centre), largest between them;
+- the lens, when estimated from the board (or assumed): how far each marker moves under the lenses one sd
+  away from the estimate (`Calibration.spread`, from the fit's covariance: vision/lensfit.py); small where
+  the board showed the lens well, large where it did not (few markers, a region never seen);
 - parallax of an unknown model height: `markers.model_height_sigma_mm` (how sure the configured height
   is) times the marker's distance from the point below the camera over the camera's height; with no
-  camera pose, the whole configured height is uncorrected and counts at the frame's edge.
+  camera pose, the whole configured height is uncorrected and counts at the frame's edge; none for a
+  marker configured at height 0 (flat on the board).
 The factors were fitted on rendered boards with known truth (bench/bench_uncertainty.py).
 """
 
@@ -21,21 +22,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
-from vision.calibrate import Calibration, focal_from_homography
+from vision.calibrate import Calibration
 from vision.detect import Detection
-from vision.lens import Intrinsics
 
 CENTRE_SHARE = 0.5  # sd of the centre over the corner noise (the mean of four corners: 1/2)
 HEADING_SHARE = 0.7  # sd of the heading (radians) over corner noise / side in pixels
 CALIBRATION_SHARE = 0.5  # sd at a model marker over the corner markers' RMS reprojection error
-# an uncalibrated lens's radial distortion is taken as at most this |k1| (normalised by the focal length):
-# the bench's and the tests' lenses have -0.06 and -0.08; stronger barrels are fisheye-like and need
-# `smarttable calibrate-lens` anyway (docs/uncertainty.md)
-PRIOR_K1 = 0.1
-WIDE_HFOV_DEG = 90.0  # the focal length assumed when neither the config nor the view gives one
 PRIOR_WEIGHT = 12.0  # the frame's pooled corner noise counts as this many residual degrees of freedom
 MIN_CORNER_PX = 0.02  # corner noise is never taken as less than this (quantisation, refinement limits)
 EDGE_SLOPE = 0.6  # radial distance over camera height at a frame's edge, when the pose is unknown
@@ -55,45 +49,6 @@ class MarkerSigma:
     sigma_frame: float = 0.0  # the share new in each frame (corner noise): averaging frames shrinks it
 
 
-@dataclass(frozen=True)
-class LensPrior:
-    """What an uncalibrated lens may do: radial k1 up to PRIOR_K1 about the image centre, at a focal
-    length (pixels) from the camera model, the view's tilt, or a wide guess."""
-
-    focal_px: float
-    image_size: tuple[int, int]  # (width, height)
-    corner_points: np.ndarray  # (N, 2) board inches: the corners of the markers the homography was fitted to
-    k1: float = PRIOR_K1
-
-    def undistort(self, pixels: np.ndarray) -> np.ndarray:
-        w, h = self.image_size
-        K = np.array([[self.focal_px, 0, (w - 1) / 2], [0, self.focal_px, (h - 1) / 2], [0, 0, 1]])
-        return Intrinsics(K, np.array([-self.k1, 0.0, 0.0, 0.0, 0.0]), self.image_size).undistort(pixels)
-
-    def error_in(self, calibration: Calibration, pixels: np.ndarray) -> np.ndarray:
-        """Inches by which the prior lens would move each pixel's board position, after a homography
-        refitted on the corner markers (their pixels as `calibration` maps them) absorbs what it can."""
-        seen = calibration.to_image(self.corner_points)
-        H_true, _ = cv2.findHomography(self.undistort(seen), self.corner_points, 0)
-        if H_true is None:
-            return np.zeros(len(pixels))
-        pts = np.asarray(pixels, np.float64).reshape(-1, 2)
-        true = cv2.perspectiveTransform(self.undistort(pts).reshape(-1, 1, 2), H_true).reshape(-1, 2)
-        return np.linalg.norm(calibration.to_board(pts) - true, axis=1)
-
-
-def focal_guess(image_size: tuple[int, int], model_focal_px: float | None,
-                calibration: Calibration) -> float:
-    """The focal length (pixels) for the lens prior: the configured camera model's, else the tilted
-    view's own (`focal_from_homography`), else a wide lens's (a shorter focal length: more distortion)."""
-    if model_focal_px:
-        return model_focal_px
-    f = focal_from_homography(np.linalg.inv(calibration.H), image_size)
-    if f is not None:
-        return f
-    return image_size[0] / 2 / math.tan(math.radians(WIDE_HFOV_DEG) / 2)
-
-
 def square_fit_rss(corners: np.ndarray) -> float:
     """Sum of squared residuals of the best square (any position, turn and size) through four points
     in the marker's own order."""
@@ -107,9 +62,9 @@ def square_fit_rss(corners: np.ndarray) -> float:
 
 
 def marker_sigmas(calibration: Calibration, detections: Sequence[Detection], heights_in: Sequence[float],
-                  height_sigma_in: float, lens_prior: LensPrior | None = None) -> list[MarkerSigma]:
-    """The uncertainty of each detected model marker placed with `calibration` at its height; with
-    `lens_prior` (no intrinsics) the prior lens's error, taken as a 95% bound, is added."""
+                  height_sigma_in: float) -> list[MarkerSigma]:
+    """The uncertainty of each detected model marker placed with `calibration` at its height; a lens
+    estimated from the board (or assumed) adds its spread's share (`lens_share`)."""
     if not detections:
         return []
     rss_px, px_per_inch, side_px = [], [], []
@@ -122,9 +77,7 @@ def marker_sigmas(calibration: Calibration, detections: Sequence[Detection], hei
         side_px.append(d.side_px)
     pooled = max(MIN_CORNER_PX ** 2, sum(rss_px) / (DOF_PER_MARKER * len(rss_px)))
     cal_in = CALIBRATION_SHARE * calibration.reprojection_error_px / calibration.px_per_inch
-    lens_in = np.zeros(len(detections))
-    if lens_prior is not None and calibration.intrinsics is None:
-        lens_in = lens_prior.error_in(calibration, np.array([d.centre for d in detections])) / 1.96
+    lens_in = lens_share(calibration, detections, heights_in)
     out = []
     for d, h, rss, ppi, side, lens in zip(detections, heights_in, rss_px, px_per_inch, side_px, lens_in,
                                           strict=True):
@@ -137,10 +90,30 @@ def marker_sigmas(calibration: Calibration, detections: Sequence[Detection], hei
     return out
 
 
+def lens_share(calibration: Calibration, detections: Sequence[Detection], heights_in: Sequence[float]
+               ) -> np.ndarray:
+    """Inches (1 sd on each axis) by which the lens's own uncertainty moves each marker: half the
+    distance between its places under each pair of lenses of the calibration's spread (one sd either
+    way along a principal direction of the estimate's covariance), added in quadrature over the pairs
+    and shared between the two axes. Nil for a calibrated lens (no spread)."""
+    if not calibration.spread or not detections:
+        return np.zeros(len(detections))
+    total = np.zeros(len(detections))
+    spread = calibration.spread
+    for plus, minus in zip(spread[0::2], spread[1::2], strict=True):
+        a = np.array([p[:2] for p in plus.markers_on_board(detections, heights_in)])
+        b = np.array([p[:2] for p in minus.markers_on_board(detections, heights_in)])
+        total += np.sum(((a - b) / 2) ** 2, axis=1)
+    return np.sqrt(total / 2)
+
+
 def parallax_sigma(calibration: Calibration, detection: Detection, height_in: float,
                    height_sigma_in: float) -> float:
     """Inches of position error from not knowing the marker's height exactly (and, without a camera
-    pose, from not correcting its configured height at all)."""
+    pose, from not correcting its configured height at all). A marker configured at height 0 lies flat
+    on the board (a sticker): its height is known, and it has none."""
+    if height_in <= 0:
+        return 0.0
     if calibration.camera_position is None:
         return (height_in + height_sigma_in) * EDGE_SLOPE
     fx, fy, hc = calibration.camera_position

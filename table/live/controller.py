@@ -128,7 +128,7 @@ class TableController:
         self._lock = locks.rlock("controller")
         self.status: dict[str, Any] = {"camera": "starting" if open_source else "none", "camera_detail": "",
                                        "calibration": "unknown", "frames": 0, "dropped": 0, "bad_frames": 0,
-                                       "last_error": "", "resumed": False}
+                                       "last_error": "", "resumed": False, "lens": None}
         self._last_error_at = -math.inf
         self._latest: Frame | None = None
         self._capture: Capture | None = None
@@ -340,6 +340,8 @@ class TableController:
     def observe(self, obs: Observation) -> None:
         """Turn what the camera saw into game events: moves, first placements, pointer selection."""
         self.status["calibration"] = "ok" if obs.calibrated else "uncalibrated"
+        if obs.lens is not None:
+            self.status["lens"] = obs.lens  # as estimated (or calibrated, and checked), from how many markers
         if obs.calibrated:
             self.emit_all(self.sightings.observe(self.state, obs, self.clock(), self.games))
 

@@ -120,11 +120,35 @@ def check_camera(config: Config) -> list[Finding]:
         error = observation.reprojection_error_px
         detail = "board located" + (f"; reprojection error {error:.2f} px" if error is not None else "")
         found.append(_finding("calibration", True, detail))
+        if observation.lens is not None:
+            found.append(lens_finding(observation.lens))
     else:
         why = "; ".join(observation.warnings) or "corner markers not seen"
         found.append(_finding("calibration", False, f"board not located; {why}",
                               f"make corner markers {sorted(corners)} visible, flat and unobstructed"))
     return found
+
+
+def lens_finding(lens: dict[str, Any]) -> Finding:
+    """The lens as the table sees it: calibrated (and checked against the board), estimated from the board
+    (from how many markers, its residual), or assumed (too few models to see it)."""
+    fitted = ""
+    if lens.get("markers"):
+        fitted = (f"{lens['markers']} model markers and {lens['corners']} corner-marker corners, residual "
+                  f"{lens['residual_px']:.3f} px: focal length {lens['focal_px']:.0f} px, "
+                  f"k1 {lens['k1']:.4f} +- {lens['k1_sd']:.4f}, k2 {lens['k2']:.4f} +- {lens['k2_sd']:.4f}")
+    if lens["check"]:
+        return _finding("lens", False, lens["check"] + (f" (the board: {fitted})" if fitted else ""),
+                        "smarttable calibrate-lens capture (docs/vision.md), or unset [camera] intrinsics to "
+                        "let the table estimate the lens from the board")
+    if lens["source"] == "calibrated":
+        agrees = f"; the board agrees ({fitted})" if fitted else ""
+        return _finding("lens", True, "calibrated ([camera] intrinsics)" + agrees)
+    if lens["source"] == "estimated":
+        return _finding("lens", True, f"estimated from the board: {fitted}")
+    return _finding("lens", False, "assumed: too few model markers in view to estimate it, so the error bars "
+                    "are wide", "put at least 3 models with markers on the board, or run smarttable "
+                    "calibrate-lens")
 
 
 def check_camera_plan(config: Config) -> Finding:

@@ -190,9 +190,6 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
             source, show_scene = _synthetic(config, director_scene)
             open_source = lambda: source  # noqa: E731  (the same synthetic camera after a "failure")
         pipeline = _pipeline(config, remote) if first_event is None else None
-        if pipeline is not None and director_scene is not None and not config.cameras \
-                and not config.camera.intrinsics:
-            pipeline.know_lens(source.intrinsics)   # the simulated lens is known exactly
         controller = TableController(config, hardware=hardware, layout=layout, log_=gamelog,
                                      pipeline=pipeline, open_source=open_source, scene=scene)
     except BaseException:

@@ -125,6 +125,9 @@ def test_doctor_finds_the_board_in_recorded_frames(tmp_path, capsys):
     checks = {c["check"]: c for c in report["checks"]}
     assert checks["camera"]["ok"] and checks["calibration"]["ok"]
     assert checks["markers in view"]["detail"] == "model markers seen: [10, 11, 12, 13, 20, 21, 22, 23]"
+    # no intrinsics in the config: the lens as the board shows it, from the 8 models and 16 corners
+    assert checks["lens"]["ok"] and checks["lens"]["detail"].startswith(
+        "estimated from the board: 8 model markers and 16 corner-marker corners, residual ")
     assert checks["LED layout"]["detail"].startswith("under-board-grid: 256 LEDs")
     if not Path("/dev/spidev0.0").exists():
         assert not checks["SPI"]["ok"] and "raspi-config" in checks["SPI"]["fix"]

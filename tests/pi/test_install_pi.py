@@ -124,7 +124,8 @@ def test_a_fresh_pi5_is_set_up_in_order_and_the_service_left_for_after_doctor(tm
     done = pi.install()
     assert done.returncode == 0, done.stderr
     apt = next(c for c in pi.calls() if c.startswith("apt-get install"))
-    for package in ("python3-picamera2", "python3-numpy", "python3-lgpio", "python3-spidev", "avahi-daemon"):
+    for package in ("python3-picamera2", "python3-numpy", "python3-scipy", "python3-lgpio", "python3-spidev",
+                    "avahi-daemon"):
         assert package in apt.split()
     assert "python3-rpi.gpio" not in apt
     # order: packages, the system's numpy read, venv, pip pinned to it, picamera2 loads, then the system

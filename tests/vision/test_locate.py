@@ -13,11 +13,11 @@ from table.config import from_document
 from tests.vision.synthetic import camera, heading_error, models, render, scene
 from vision.calibrate import focal_from_homography
 from vision.cameras import camera_model
-from vision.detect import get_dictionary
+from vision.detect import Detection, get_dictionary
 from vision.lens import Intrinsics
-from vision.locate import VisionSetup, locate
+from vision.locate import VisionSetup, calibrate_frame, locate
 from vision.synthetic_scene import SceneMarker
-from vision.uncertainty import marker_sigmas
+from vision.uncertainty import lens_share, marker_sigmas
 
 
 def errors(result, truth):
@@ -41,16 +41,39 @@ def test_tilted_distorted_board_with_lens_intrinsics(config):
     assert head.max() < 1.0
 
 
-def test_without_intrinsics_distortion_is_what_limits_accuracy(config):
+def pixel_bend(intrinsics, radius_px):
+    """How far (pixels) a lens moves a point radius_px from its principal point: the distortion as the
+    image shows it, whatever the focal length it is expressed at."""
+    K, d = intrinsics.K, np.ravel(intrinsics.dist)
+    r = radius_px / K[0, 0]
+    return radius_px * (d[0] * r**2 + d[1] * r**4)
+
+
+def test_the_board_shows_its_lens_without_intrinsics(config):
     straight = camera(dist=(0, 0, 0, 0, 0))
     result = locate(render(straight, scene(config)), VisionSetup.from_config(config))
     pos, _ = errors(result, models())
-    assert pos.max() < 0.015
+    assert pos.max() < 0.015 and result.calibration.lens == "estimated"
     bent = camera()
-    result = locate(render(bent, scene(config)), VisionSetup.from_config(config))
+    image = render(bent, scene(config))
+    setup = VisionSetup.from_config(config)
+    result = locate(image, setup)
     pos, _ = errors(result, models())
-    assert pos.max() > 0.03  # why `calibrate-lens` exists
-    assert any(w.startswith("lens not calibrated: sigma allows for") for w in result.warnings)
+    assert pos.max() < 0.01 and result.calibration.lens == "estimated"
+    assert not any("lens not calibrated" in w for w in result.warnings)
+    # the homography on the corner markers alone (the table before it learnt the lens) is 0.03" off or worse
+    homography = calibrate_frame(list(result.detections), setup, image.shape)
+    models_seen = [m.detection for m in result.markers]
+    by_id = {m.id: m for m in models()}
+    plain = [math.dist(p[:2], (by_id[d.id].x, by_id[d.id].y))
+             for d, p in zip(models_seen, homography.markers_on_board(models_seen, [0.0] * 16), strict=True)]
+    assert max(plain) > 0.03
+    # the fitted lens bends the image as the rendered one does (OpenCV's model: k1 -0.08, k2 0.02)
+    edge = math.hypot(*bent.size) / 2
+    fitted = result.calibration.lens_fit
+    true = Intrinsics(bent.K, bent.dist, bent.size)
+    assert pixel_bend(fitted.intrinsics, edge) == pytest.approx(pixel_bend(true, edge), rel=0.1)
+    assert fitted.markers == 16 and fitted.corners == 16 and fitted.rms_px < 0.2
 
 
 def test_no_lens_warning_with_the_lens_calibrated(config):
@@ -92,7 +115,7 @@ def test_focal_length_from_one_tilted_view_and_none_face_on(config):
     assert focal_from_homography(np.linalg.inv(result.calibration.H), face_on.size) is None
     raised = replace(VisionSetup.from_config(config), model_height_mm=6.0)
     warnings = locate(render(face_on, scene(config)), raised).warnings
-    assert any("parallax not corrected" in w for w in warnings)
+    assert any("parallax corrected from a guessed camera height" in w for w in warnings)
 
 
 def test_too_few_corner_markers_names_the_missing_ones(config):
@@ -166,74 +189,103 @@ def test_edge_markers_join_the_calibration(config):
     assert {m.id for m in result.markers} == {m.id for m in models()}  # edge markers are not models
 
 
-@pytest.mark.parametrize("lens", [True, False], ids=["lens-calibrated", "lens-not-calibrated"])
+@pytest.mark.parametrize("lens", [True, False], ids=["lens-calibrated", "lens-estimated"])
 def test_sigma_is_the_size_of_the_error(config, lens):
-    # markers flat on the board and the config sure of it (no height uncertainty): what is left is the
-    # pixels' noise and the calibration's error; without the lens's intrinsics its distortion (up to 0.12")
+    # markers flat on the board: what is left is the pixels' noise, the calibration's error and, without the
+    # lens's intrinsics, the estimated lens's own uncertainty (the distortion it corrects was up to 0.12")
     cam = camera()
-    setup = replace(VisionSetup.from_config(config), height_sigma_mm=0.0)
+    setup = VisionSetup.from_config(config)
     result = locate(render(cam, scene(config)), with_lens(setup, cam) if lens else setup)
+    assert result.calibration.lens == ("calibrated" if lens else "estimated")
     by_id = {m.id: m for m in models()}
     z = sorted(math.dist((m.x, m.y), (by_id[m.id].x, by_id[m.id].y)) / m.sigma for m in result.markers)
     assert len(z) == 16 and z[-1] < 2.45            # within the 2-D 95% radius, every one of 16
     assert z[len(z) // 2] > 0.3                     # and not merely wide: the median error is a fair share
     assert all(0 < m.heading_sigma < 2 for m in result.markers)
-    assert (max(m.sigma for m in result.markers) < 0.01) is lens
+    assert max(m.sigma for m in result.markers) < 0.005  # flat on the board (height 0): no share for height
     out = result.to_dict()["markers"][0]
     assert out["sigma"] > 0 and out["heading_sigma"] > 0
 
 
-def test_uncalibrated_face_on_wide_lens_error_bars_hold_every_marker(config):
-    # face on (no focal length from the view, so the wide guess), a strong barrel, no intrinsics: the
-    # prior lens's error between the corner markers keeps every marker inside the 2-D 95% radius,
-    # where the corner residual alone does not
+def test_an_estimated_lens_face_on_error_bars_hold_every_marker(config):
+    # face on (the focal length cannot be seen, so the wide guess), a strong barrel, no intrinsics: the
+    # estimate's own spread keeps every marker inside the 2-D 95% radius, where the pixels' noise alone
+    # does not
     cam = camera(tilt=(0.0, 0.0), dist=(-0.08, 0.0, 0.0, 0.0, 0.0))
     setup = replace(VisionSetup.from_config(config), height_sigma_mm=0.0)
-    image = render(cam, scene(config))
-    result = locate(image, setup)
+    result = locate(render(cam, scene(config)), setup)
     by_id = {m.id: m for m in models()}
     z = [math.dist((m.x, m.y), (by_id[m.id].x, by_id[m.id].y)) / m.sigma for m in result.markers]
     assert len(z) == 16 and max(z) < 2.45
-    assert any("lens not calibrated: sigma allows for" in w for w in result.warnings)
+    assert result.to_dict()["lens"] == "estimated" and result.to_dict()["lens_estimate"]["markers"] == 16
     located = [m.detection for m in result.markers]
-    bare = marker_sigmas(result.calibration, located, [0.0] * 16, 0.0)
+    bare = marker_sigmas(replace(result.calibration, spread=()), located, [0.0] * 16, 0.0)
     bare_z = [math.dist((m.x, m.y), (by_id[m.id].x, by_id[m.id].y)) / s.sigma
               for m, s in zip(result.markers, bare, strict=True)]
-    assert max(bare_z) > 2.45  # without the prior the error bars were too narrow
+    assert max(bare_z) > 2.45  # without the lens's share the error bars were too narrow
 
 
-def test_lens_prior_error_is_small_at_the_corner_markers_and_large_between(config):
-    # radial about the image centre: nil there too; largest halfway along the edges, between two corners
+def squares_at(calibration, points, side_in=0.8):
+    """Detections of squares centred on board points, as the calibration maps them into the image."""
+    out = []
+    for i, (x, y) in enumerate(points):
+        h = side_in / 2
+        corners = calibration.to_image(np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]))
+        centre = (float(corners[:, 0].mean()), float(corners[:, 1].mean()))
+        out.append(Detection(100 + i, corners.astype(np.float32), centre))
+    return out
+
+
+def test_too_few_models_to_see_the_lens_assume_it_wide_between_the_corner_markers(config):
+    # two model markers: not enough to fit the lens, so the prior lens (|k1| <= 0.1 for 95% of lenses)
+    # is assumed; its spread is small at the corner markers and largest between them, and it says so
     cam = camera(tilt=(0.0, 0.0))
     setup = VisionSetup.from_config(config)
-    image = render(cam, scene(config))
-    result = locate(image, setup)
-    prior = setup.lens_prior(result.calibration, image.shape)
+    result = locate(render(cam, scene(config, models()[:2])), setup)
     cal = result.calibration
-    corners = cal.to_image(np.array([setup.calibration_points[i] for i in cal.used]))
-    edges = cal.to_image(np.array([[12.0, 2.0], [22.0, 12.0], [12.0, 22.0], [2.0, 12.0]]))
-    at_corners, between = prior.error_in(cal, corners), prior.error_in(cal, edges)
-    assert at_corners.max() < 0.15 * between.min() and between.min() > 0.1
-    assert prior.error_in(cal, cal.to_image(np.array([[12.0, 12.0]])))[0] < 0.01
+    assert cal.lens == "assumed" and cal.lens_fit.markers == 0 and len(cal.spread) == 10
+    assert any("too few model markers in view to estimate it" in w for w in result.warnings)
+    corners = lens_share(cal, squares_at(cal, [setup.calibration_points[i] for i in cal.used]), [0.0] * 4)
+    between = lens_share(cal, squares_at(cal, [(12.0, 2.0), (22.0, 12.0), (12.0, 22.0), (2.0, 12.0)]), [0.0] * 4)
+    assert corners.max() < 0.25 * between.min() and between.min() > 0.05
+    assert result.markers[0].sigma > 0.05
 
 
-def test_no_lens_prior_with_intrinsics(config):
+def test_a_calibrated_lens_has_no_spread(config):
     cam = camera()
     setup = replace(VisionSetup.from_config(config), height_sigma_mm=0.0)
-    image = render(cam, scene(config))
-    result = locate(image, with_lens(setup, cam))
-    assert setup.lens_prior(result.calibration, image.shape) is None
+    result = locate(render(cam, scene(config)), with_lens(setup, cam))
+    assert result.calibration.lens == "calibrated" and result.calibration.spread == ()
+    assert result.to_dict()["lens"] == "calibrated"
+    assert result.to_dict()["lens_estimate"]["markers"] == 16  # the board's own estimate, checked against it
     located = [m.detection for m in result.markers]
     bare = marker_sigmas(result.calibration, located, [0.0] * 16, 0.0)
     assert [m.sigma for m in result.markers] == pytest.approx([s.sigma for s in bare])
 
 
-def test_lens_prior_focal_length_from_the_configured_camera_model(config):
+def test_a_calibrated_lens_is_checked_against_the_lens_the_board_shows(config):
+    cam = camera()
+    image = render(cam, scene(config))
+    setup = VisionSetup.from_config(config)
+    result = locate(image, with_lens(setup, cam))
+    assert result.calibration.lens_check == "" and result.calibration.lens_fit.markers == 16
+    assert not any("does not match" in w for w in result.warnings)
+    # intrinsics of another lens (no distortion: a calibration from another camera, or before a zoom)
+    other = replace(setup, intrinsics=Intrinsics(cam.K, np.zeros(5), cam.size))
+    result = locate(image, other)
+    assert result.calibration.lens == "calibrated"
+    assert result.calibration.lens_check.startswith("the calibrated lens ([camera] intrinsics) does not match "
+                                                    "what the board shows: up to ")
+    assert result.calibration.lens_check in result.warnings
+
+
+def test_the_lens_fit_starts_from_the_configured_camera_models_focal_length(config):
     cam = camera(tilt=(0.0, 0.0))
     setup = replace(VisionSetup.from_config(config), camera_model="cm3-wide")
     image = render(cam, scene(config))
+    size = (image.shape[1], image.shape[0])
     result = locate(image, setup)
-    prior = setup.lens_prior(result.calibration, image.shape)
-    assert prior.focal_px == pytest.approx(camera_model("cm3-wide").focal_px((image.shape[1], image.shape[0])))
-    guessed = replace(setup, camera_model="").lens_prior(result.calibration, image.shape)
-    assert guessed.focal_px == pytest.approx(image.shape[1] / 2)  # face on: the wide guess (90 degrees)
+    assert setup.focal_guess(result.calibration, size) == pytest.approx(camera_model("cm3-wide").focal_px(size))
+    plain = calibrate_frame(list(result.detections), setup, image.shape)
+    guessed = replace(setup, camera_model="").focal_guess(plain, size)
+    assert guessed == pytest.approx(size[0] / 2)  # face on: the wide guess (90 degrees)

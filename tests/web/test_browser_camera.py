@@ -57,3 +57,31 @@ def test_the_camera_page_says_what_a_player_needs(browser, tmp_path, device):
         context.close()
         server.close()
         controller.close()
+
+
+def test_the_camera_page_shows_the_lens_as_the_board_shows_it(browser, tmp_path):
+    # the real pipeline on the demo board through the simulated camera, its config naming no lens
+    from table.config import load_config
+    from vision.pipeline import VisionPipeline
+    from vision.sources import SyntheticSource
+    from vision.synthetic_scene import from_scene
+
+    config = load_config()
+    controller = demo_controller(tmp_path, pipeline=VisionPipeline(config))
+    source = SyntheticSource(config, from_scene(controller.state.scene, config), realtime=False)
+    for _ in range(4):
+        controller.process(source.read())
+    server = LiveServer(make_app(controller, tmp_path))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/#setup/camera")
+        lens = row(page, "Lens")
+        expect(lens).to_contain_text("✓ Estimated from the board: 8 markers, residual 0.")
+        expect(lens).to_contain_text("k1 ")
+        expect(lens).to_be_in_viewport()
+        page.screenshot(path=str(ARTIFACTS / "camera-390-lens.png"))
+    finally:
+        context.close()
+        server.close()
+        controller.close()

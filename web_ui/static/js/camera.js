@@ -21,6 +21,24 @@ function calibration(status) {
   return ["wait", "Not checked yet"];
 }
 
+// The lens the camera sees through: calibrated (calibrate-lens), estimated from the board, or assumed (too
+// few models to see it), with how many markers showed it and how well they fitted.
+function lens(status) {
+  const l = status.lens;
+  if (!l) return ["wait", "Not seen yet"];
+  if (l.check) return ["bad", `Calibrated, but it does not match the board: ${l.check}`];
+  const fit = l.markers ? `${l.markers} markers, residual ${l.residual_px.toFixed(2)} px` : "";
+  const bend = l.markers ? `, k1 ${l.k1.toFixed(3)} ± ${l.k1_sd.toFixed(3)}` : "";
+  if (l.source === "calibrated") {
+    return ["ok", `Calibrated (calibrate-lens)${fit ? `; the board agrees (${fit})` : ""}`];
+  }
+  if (l.source === "estimated") {
+    const frames = l.frames > 1 ? ` over ${l.frames} frames` : "";
+    return ["ok", `Estimated from the board: ${fit}${frames}${bend}`];
+  }
+  return ["wait", "Assumed: too few models on the board to see it, so the error bars are wide (put models on the board, or run calibrate-lens)"];
+}
+
 function modelsSeen(scene) {
   const marked = (scene.models || []).filter((m) => m.marker !== null && m.marker !== undefined);
   const seen = marked.filter((m) => m.state === "tracked");
@@ -40,7 +58,7 @@ function lastProblem(status) {
 export function renderCameraSummary(box, state) {
   const status = state.status || {};
   const rows = [["Seeing the board?", seeing(status)], ["Models seen", modelsSeen(state.scene || {})],
-                ["Calibration", calibration(status)], ["Last problem", lastProblem(status)]];
+                ["Calibration", calibration(status)], ["Lens", lens(status)], ["Last problem", lastProblem(status)]];
   box.replaceChildren(...rows.flatMap(([name, [mood, text]]) => [el("dt", {}, name),
     el("dd", { class: `mood-${mood}`, "data-row": name }, `${{ ok: "✓", bad: "✗", wait: "…" }[mood]} ${text}`)]));
 }

@@ -1,0 +1,106 @@
+"""The live table's lens, refined as models move: every place a model marker has stood at is one more
+square of known size for the fit (vision/lensfit.py), and over a game the models' places sample the whole
+frame.
+
+A place counts once its marker has been seen there for STILL_FRAMES frames; its corners are the mean over
+the frames it stood there (the calibration markers' likewise). The fit runs again whenever REFIT_PLACES
+new places have come to rest, over the newest MAX_PLACES (one fit costs about 2 ms a place on the dev
+machine). A bumped camera starts it over (`reset`): its pose changed, and maybe its lens.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.calibrate import Calibration
+from vision.detect import Detection
+from vision.locate import VisionSetup, calibration_with_lens, estimate_lens
+
+STILL_FRAMES = 3  # a place counts once its marker was seen there this many frames
+MAX_PLACES = 60  # the fit's model places: the newest
+REFIT_PLACES = 3  # fit again when this many new places came to rest
+SAME_PLACE_SIDES = 0.25  # a marker within this many of its sides of its place's mean is still there
+
+
+@dataclass
+class _Place:
+    """A marker's place: the sum of its corners over the frames it was seen there."""
+
+    marker_id: int
+    total: np.ndarray  # (4, 2)
+    count: int = 1
+
+    @property
+    def corners(self) -> np.ndarray:
+        return self.total / self.count
+
+    def detection(self) -> Detection:
+        corners = self.corners.astype(np.float32)
+        return Detection(self.marker_id, corners, (float(corners[:, 0].mean()), float(corners[:, 1].mean())))
+
+    def holds(self, d: Detection) -> bool:
+        return math.dist(self.detection().centre, d.centre) < SAME_PLACE_SIDES * d.side_px
+
+
+class LensLearner:
+    """What the frames so far show of the lens."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._known: dict[int, _Place] = {}
+        self._current: dict[int, _Place] = {}
+        self._done: list[_Place] = []
+        self._new = 0
+        self.frames = 0
+
+    def observe(self, calibration_markers: Sequence[Detection], models: Sequence[Detection]) -> None:
+        """One frame's calibration markers and its located (plain, square) model markers."""
+        self.frames += 1
+        for d in calibration_markers:
+            place = self._known.get(d.id)
+            if place is None or not place.holds(d):  # moved: start again (the bump check says more)
+                self._known[d.id] = _Place(d.id, d.corners.astype(np.float64))
+            else:
+                place.total += d.corners
+                place.count += 1
+        for d in models:
+            if d.base_mm:
+                continue
+            place = self._current.get(d.id)
+            if place is not None and place.holds(d):
+                place.total += d.corners
+                place.count += 1
+                self._new += place.count == STILL_FRAMES
+                continue
+            if place is not None and place.count >= STILL_FRAMES:
+                self._done.append(place)
+            self._current[d.id] = _Place(d.id, d.corners.astype(np.float64))
+        self._done = self._done[-MAX_PLACES:]
+
+    def places(self) -> list[_Place]:
+        """The places that count, newest last (at most MAX_PLACES)."""
+        still = [p for p in self._current.values() if p.count >= STILL_FRAMES]
+        return (self._done + still)[-MAX_PLACES:]
+
+    def due(self) -> bool:
+        return self._new >= REFIT_PLACES
+
+    def fit(self, setup: VisionSetup, calibration: Calibration, image_shape: tuple[int, ...]
+            ) -> Calibration | None:
+        """The calibration again, through the lens every place so far shows; None when it cannot be fitted
+        (too few calibration markers seen still)."""
+        self._new = 0
+        known = [p.detection() for i, p in sorted(self._known.items()) if i in calibration.used]
+        models = [p.detection() for p in self.places()]
+        size = (image_shape[1], image_shape[0])
+        fit = calibration.lens_fit
+        guess = fit.focal_ref if fit is not None else setup.focal_guess(calibration, size)
+        fit = estimate_lens(known + models, setup, calibration, known, size, guess)
+        fitted = calibration_with_lens(known, setup, size, replace(fit, frames=self.frames))
+        return fitted if fitted is not None and fitted.lens == "estimated" else None
