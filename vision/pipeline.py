@@ -346,7 +346,8 @@ class VisionPipeline:
         fresh = calibrate_frame(detections, self.setup, grey.shape)
         if fresh is not None:
             self.lens.reset()  # the camera moved: what it showed of its lens before may not hold
-            fresh = learn_lens(detections, self.setup, fresh, grey.shape)
+            every = detect_frame(grey, self.setup, fresh, sharpen=False, stickers=False)[0]  # its models too
+            fresh = learn_lens(every, self.setup, fresh, grey.shape)
         if fresh is None:
             return ["camera or board moved: cannot recalibrate, " +
                     (missing_corner_warning(detections, self.setup, None) or "too few corner markers")]
