@@ -178,19 +178,24 @@ def report_versus(parts: dict[str, dict[str, Run]]) -> None:
     print("== ours vs the AprilTag library alone (sets the library knows; CPU: mean ms a photo) ==")
     print(f"{'group':38s} {'n':>3s} {'ours found':>17s} {'library found':>17s} {'ratio':>6s} "
           f"{'ours ms':>8s} {'lib ms':>8s} {'plain ms':>8s} {'o/lib':>6s} {'o/pl':>6s} {'lib/pl':>6s}")
-    known = {part: {name: run for name, run in runs.items() if run.library_knows}
+    known = {part: {name: run for name, run in runs.items() if run.photos and run.library_knows}
              for part, runs in parts.items()}
     for part, runs in known.items():
         total = Run()
         for name, run in runs.items():
             print(versus(f"{part} / {name}", run))
             total += run
-        print(versus(f"{part} / all", total))
-    for name in next(iter(known.values())):
+        if total.photos:
+            print(versus(f"{part} / all", total))
+    everything = Run()
+    for name in sorted({name for runs in known.values() for name in runs}):
         both = Run()
         for runs in known.values():
-            both += runs[name]
+            both += runs.get(name, Run())
         print(versus(f"both parts / {name}", both))
+        everything += both
+    if everything.photos:
+        print(versus("both parts / all", everything))
 
 
 def main() -> int:
