@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -70,6 +71,17 @@ def test_all_four_photo_sets_are_there_and_a_third_of_each_is_held_out(scores):
     assert total(held).reference + total(dev).reference == 592
     assert all(0 < held[name].reference < dev[name].reference for name in held)
     assert 0.25 < total(held).reference / 592 < 0.45
+
+
+def test_the_held_out_part_is_the_draw_its_file_describes():
+    """random.Random(21).sample(sorted names, round(n / 3)) set by set in name order, so no photo can
+    be moved out of the held-out part unseen."""
+    require_photos()
+    held = json.loads((DATA / "photos-split.json").read_text())["held_out"]
+    rng = random.Random(21)
+    for name, photos in sorted(photo_sets(PHOTOS).items()):
+        names = sorted(p.path.name for p in photos)
+        assert sorted(held[name]) == sorted(rng.sample(names, round(len(names) / 3))), name
 
 
 @pytest.mark.parametrize("part", PARTS)
