@@ -15,7 +15,9 @@ answers within --bound-s, and SIGTERM ends the process.
 
 Prints commands and new games per second, the longest command wait and the longest the camera's frames
 (or the snapshot) stood still; exit status 1 when a command did not answer within --bound-s, answered a
-5xx, the frames or the snapshot stopped for --bound-s, or SIGTERM did not end the table within 30 s.
+5xx (not a question's 503 with Retry-After: the questions' queue refusing when full or slow, as documented),
+had a traceback on the table's stderr, the frames or the snapshot stopped for --bound-s, or SIGTERM did not
+end the table within 30 s.
 The suite runs the short form (tests/live/test_soak.py).
 """
 
@@ -85,6 +87,7 @@ class Soak:
         self.commands = 0                       # answered (2xx, or a 4xx refusal of the table's state)
         self.games = 0
         self.reads = 0
+        self.busy = 0                           # questions refused 503 'busy, try again' (Retry-After)
         self.events = 0                         # SSE snapshots received
         self.longest = (0.0, "")                # the longest command wait, and which
         self.statuses: dict[int, int] = {}
@@ -111,6 +114,10 @@ class Soak:
             headers["Content-Type"] = "application/json"
         conn.request(method, path, data, headers)
         reply = conn.getresponse()
+        if reply.status == 503 and path.startswith("/api/query/") and reply.getheader("Retry-After"):
+            with self.lock:               # the questions' queue full or too slow: a refusal it documents
+                self.busy += 1
+            return 429, reply.read()
         return reply.status, reply.read()
 
     def writer(self, worker: int) -> None:
@@ -381,8 +388,8 @@ def main() -> int:
     load = os.getloadavg()
     frames = progress.last_frames - progress.first_frames
     print(f"commands answered: {soak.commands} ({soak.commands / elapsed:.1f}/s), new games {soak.games} "
-          f"({soak.games / elapsed:.2f}/s), reads {soak.reads} ({soak.reads / elapsed:.1f}/s), "
-          f"SSE snapshots {soak.events}")
+          f"({soak.games / elapsed:.2f}/s), reads {soak.reads} ({soak.reads / elapsed:.1f}/s; {soak.busy} "
+          f"questions refused busy, with Retry-After), SSE snapshots {soak.events}")
     print(f"longest command wait: {soak.longest[0] * 1000:.0f} ms ({soak.longest[1]})")
     print(f"frames: {frames} ({frames / elapsed:.1f}/s); longest still: frames "
           f"{progress.still['frames']:.1f} s, snapshot seq {progress.still['seq']:.1f} s")

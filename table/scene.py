@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from table import registry
+from table.cached import cached_property
 from table.errors import SceneError
 from table.files import read_capped
 from table.jsoncheck import JsonReader, kind_of

@@ -44,7 +44,7 @@ def events() -> Response:
         after = parse_int(header, "Last-Event-ID", -1)
     patches = request.args.get("patch") in ("1", "true")
     body = stream(ctx.controller, after, ctx.options.sse_interval_s, ctx.options.heartbeat_s, ctx.text,
-                  patches=patches)
+                  ctx.streams.closing, patches=patches)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     return live(Response(stream_with_context(body), mimetype="text/event-stream", headers=headers),
                 "read /api/state meanwhile")
@@ -162,7 +162,7 @@ def camera_snapshot() -> Response:
 def camera_stream() -> Response:
     ctx = panel()
     camera.camera_jpeg(ctx.controller)          # 404 now rather than an empty stream
-    body = camera.mjpeg(ctx.controller, ctx.options.sse_interval_s)
+    body = ctx.streams.until_closed(camera.mjpeg(ctx.controller, ctx.options.sse_interval_s))
     return live(Response(stream_with_context(body), mimetype="multipart/x-mixed-replace; boundary=frame",
                          headers=NO_CACHE), "use /api/camera.jpg meanwhile")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,9 @@ if TYPE_CHECKING:
     from waitress.server import MultiSocketServer
 
     from web_ui.channels import TableServer
+    from web_ui.streams import Streams
 
+STOP_S = 2.0                  # on SIGTERM, answers being worked out get this long to go out
 DEFAULT_THREADS = 64          # 40 live connections (SSE, MJPEG) hold one each, questions up to 13
 MAX_BODY = 256 * 1024         # the app's own limit (MAX_CONTENT_LENGTH), passed on to waitress
 # A flood of slow or half-open clients costs a socket each, not a thread: allow many, drop the idle
@@ -92,6 +95,24 @@ def serve(app: Flask, host: str, port: int, *, threads: int = DEFAULT_THREADS,
     shown = "localhost" if host in ("0.0.0.0", "::", "") else host
     print(f"Panel: http://{shown}:{port}/  PIN: {ctx.guard.pin}", file=sys.stderr, flush=True)
     try:
-        server.run()
+        _run(server, ctx.streams)
     finally:
+        server.task_dispatcher.shutdown()
         server.close()
+
+
+def _run(server: Any, streams: Streams) -> None:
+    """waitress's loop until SIGTERM (KeyboardInterrupt), then a gentle stop: the live connections end
+    and the loop goes on sending what the workers write until none is busy (STOP_S at most), so waitress
+    waits for no thread holding an SSE stream, nor closes what one would write to next (a traceback)."""
+    from waitress import wasyncore
+
+    sockets = server.map if hasattr(server, "map") else server._map      # several addresses, or one
+    adj = server.adj
+    try:
+        wasyncore.loop(timeout=adj.asyncore_loop_timeout, map=sockets, use_poll=adj.asyncore_use_poll)
+    except (SystemExit, KeyboardInterrupt):
+        streams.close()
+        deadline = time.monotonic() + STOP_S
+        while server.task_dispatcher.active_count and time.monotonic() < deadline:
+            wasyncore.loop(timeout=0.05, map=sockets, use_poll=adj.asyncore_use_poll, count=1)

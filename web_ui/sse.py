@@ -19,6 +19,7 @@ from typing import Any
 
 from table import strictjson
 from table.snapshot import Controller, Snapshot
+from web_ui.streams import CLOSE_S
 
 KEPT = 16            # snapshots (and patches between them) kept for clients a few events behind
 
@@ -121,9 +122,10 @@ def heartbeat(seq: int, every_s: float) -> str:
 
 
 def stream(controller: Controller, after: int, interval_s: float, heartbeat_s: float, cache: SnapshotText,
-           patches: bool = False) -> Iterator[str]:
-    """Yield SSE text until the client goes away: a heartbeat at once (the page learns its interval),
-    the current state if it is not `after`, then each newer state, or a heartbeat when none came."""
+           closing: threading.Event, patches: bool = False) -> Iterator[str]:
+    """Yield SSE text until the client goes away or `closing` is set (noticed within CLOSE_S): a heartbeat
+    at once (the page learns its interval), the current state if it is not `after`, then each newer state,
+    or a heartbeat when none came for `heartbeat_s`."""
     yield "retry: 2000\n\n"
     last = after
     sent: int | None = None           # the state this client holds (patches apply to it)
@@ -132,15 +134,18 @@ def stream(controller: Controller, after: int, interval_s: float, heartbeat_s: f
     if current.seq != last:
         yield cache.event(current)
         last = sent = current.seq
-    next_at = time.monotonic() + interval_s
-    while True:
+    said = time.monotonic()
+    next_at = said + interval_s
+    while not closing.is_set():
         wait = next_at - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-        snapshot = controller.wait_for_change(last, heartbeat_s)
+        snapshot = controller.wait_for_change(last, min(heartbeat_s, CLOSE_S))
         if snapshot.seq != last:      # newer, or lower after a controller restart
             yield cache.event(snapshot, sent if patches and snapshot.seq > last else None)
             last = sent = snapshot.seq
-            next_at = time.monotonic() + interval_s
-        else:
+            said = time.monotonic()
+            next_at = said + interval_s
+        elif time.monotonic() - said >= heartbeat_s:
             yield heartbeat(snapshot.seq, heartbeat_s)
+            said = time.monotonic()

@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString
 
+from table.cached import cached_property
 from table.config import read_toml
 from table.errors import ConfigError
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cached_property
 from typing import Any
 
+from table.cached import cached_property
 from table.errors import QueryError
 from table.hexgrid import Hex, HexLayout, distance
 from table.rules.base import Ruleset, question

@@ -10,9 +10,9 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any, ClassVar
 
+from table.cached import cached_property
 from table.errors import QueryError
 from table.geometry import centre_distance, edge_distance
 from table.rules.base import Ruleset, question

@@ -33,7 +33,8 @@ class TableProcess:
         os.kill(self.process.pid, signal.SIGSTOP)
 
     def resume(self) -> None:
-        os.kill(self.process.pid, signal.SIGCONT)
+        if self.process.poll() is None:          # a test may have ended it (SIGTERM) already
+            os.kill(self.process.pid, signal.SIGCONT)
 
     def post(self, path: str, body: dict | None = None) -> dict:
         request = urllib.request.Request(self.url + path, data=json.dumps(body or {}).encode(), method="POST",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from functools import cached_property
 
+from table.cached import cached_property
 from table.errors import QueryError
 from table.geometry import footprint, heading_vector
 from table.rules.age_of_tyrants.los import LineOfSight, Piece, Sight, smoke_pieces, terrain_pieces

@@ -5,9 +5,9 @@ which hexes every unit's footprint covers. Built once per rule-system object; re
 from __future__ import annotations
 
 from collections import deque
-from functools import cached_property
 from typing import TYPE_CHECKING
 
+from table.cached import cached_property
 from table.errors import QueryError
 from table.hexgrid import DIRECTIONS, Hex, distance, neighbours
 from table.rules.hex_skirmish import footprint

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from functools import cached_property
 from typing import Any
 
+from table.cached import cached_property
 from table.errors import QueryError
 from table.hexgrid import Hex
 from table.rules.base import question, register

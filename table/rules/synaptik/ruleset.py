@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 import shapely
 
+from table.cached import cached_property
 from table.dice import Pool, reroll, roll, successes
 from table.errors import QueryError
 from table.geometry import MM_PER_INCH, Point2, base_outline, footprint, inner_radius, terrain_polygons

@@ -7,9 +7,9 @@ questions about a scene, read as a position at the start of a turn (every unit a
 from __future__ import annotations
 
 import random
-from functools import cached_property
 from typing import Any
 
+from table.cached import cached_property
 from table.errors import QueryError
 from table.hexgrid import Hex
 from table.rules.base import question, register
