@@ -135,6 +135,40 @@ def test_broker_restarted_mid_game_hub_has_every_event_once_in_order(make_hub, t
                                                                                        strict=True)]
 
 
+def test_broker_killed_while_the_hub_runs_it_says_so_then_reconnects_and_catches_up(make_hub, tables, broker):
+    """kill -9 of the broker: its sessions, the hub's subscriptions and every retained message are gone.
+    While it is dead the dashboard answers and says it is not connected; once it is started again the
+    hub subscribes again and has every table's events (those committed meanwhile too) and newest state."""
+    hub = make_hub()
+    client = create_hub_app(hub).test_client()
+    t1, t2 = tables["t1"], tables["t2"]
+    t1.controller.command("select", id="rifles")
+    for tid, table in tables.items():
+        assert wait_until(lambda t=table, i=tid: stored_seqs(hub.store, i) == t.logged_seqs())
+    broker.kill()
+    assert wait_until(lambda: client.get("/api/tables").get_json()["connected"] is False, 10)
+    listed = client.get("/api/tables")
+    assert listed.status_code == 200 and [t["id"] for t in listed.get_json()["tables"]] == ["t1", "t2"]
+    for unit in ("gunner", "raiders", "sniper"):                 # committed while the broker is dead
+        t1.controller.command("select", id=unit)
+    t2.controller.command("advance_phase")
+    assert stored_seqs(hub.store, "t1") != t1.logged_seqs()
+    broker.start()
+    assert wait_until(lambda: client.get("/api/tables").get_json()["connected"] is True, 30)
+    t1.controller.command("target", id="raiders")                # and after
+    for tid, table in tables.items():
+        assert wait_until(lambda t=table, i=tid: stored_seqs(hub.store, i) == t.logged_seqs(), 30), \
+            (tid, stored_seqs(hub.store, tid), table.logged_seqs())
+        assert [{k: v for k, v in e.items() if k not in ("table", "received")}
+                for e in hub.store.events(tid, limit=1000)] == table.gamelog.since(0)
+        seq = table.controller.snapshot().seq
+        assert wait_until(lambda i=tid, s=seq: (hub.state(i) or {}).get("seq") == s, 30)
+    lines = {t["id"]: t for t in client.get("/api/tables").get_json()["tables"]}
+    assert lines["t1"]["phase"] == t1.controller.snapshot().phase["phase"]
+    assert lines["t2"]["phase"] == t2.controller.snapshot().phase["phase"] != lines["t1"]["phase"]
+    assert all(line["online"] and line["complete_to"] == line["last_seq"] for line in lines.values())
+
+
 def test_hub_restarted_catches_up_from_the_tables(make_hub, tables, tmp_path):
     t1 = tables["t1"]
     first = make_hub(client_id="hub-a")
