@@ -70,15 +70,13 @@ function answerInputs(state) {
                          state.status?.rulings, state.phase]);
 }
 
-// The open card (a measurement or a unit) asked again when its inputs changed, so it never goes stale.
+// The open card (a measurement or a unit) asked again when its inputs changed, so it never goes stale; the
+// old answer, its sight line included, stays on screen until the new one replaces it.
 function refreshCard() {
   const card = app.card;
   if (!card || card.inputs === answerInputs(app.state)) return;
-  if (card.kind === "measure") {
-    clearSight();                                   // no line at the old places
-    redraw();
-    measure(card.a, card.b);
-  } else if (card.kind === "unit") unitInfo(card.unit, card.model);
+  if (card.kind === "measure") measure(card.a, card.b);
+  else if (card.kind === "unit") unitInfo(card.unit, card.model);
 }
 
 // The victory tracker, asked again when what it depends on changed (a rule system with `victory`).
@@ -246,6 +244,7 @@ function onBoardTap(x, y) {
 function pickModel(model) {
   if (app.picks.length === 1 && app.picks[0] !== model.id) {
     app.picks = [app.picks[0], model.id];
+    app.view.rings = null;                          // the first model's unit card, and its range bands, are gone
     redraw();
     return measure(app.picks[0], model.id);
   }
@@ -302,25 +301,39 @@ const closeCall = (answers) => (answers.some((x) => x.v?.too_close_to_call)
   ? el("p", { class: "hint close-call", id: "too-close", role: "status" }, "too close to call — measure by hand")
   : null);
 
+let measured = 0;   // measure()'s calls so far: a charge answer older than the one shown is dropped
+
 async function measure(a, b) {
   const scene = app.state.scene;
-  app.card = { kind: "measure", a, b, inputs: answerInputs(app.state) };
+  const card = app.card = { kind: "measure", a, b, inputs: answerInputs(app.state) };
+  const asking = ++measured, pair = `${a}|${b}`;
   const asked = ["distance", "band", "los", "arc"];
   const unitOfModel = (id) => scene.models.find((m) => m.id === id)?.unit;
   const [ua, ub] = [unitOfModel(a), unitOfModel(b)];
   const enemy = ua && ub && unitOf(scene, ua)?.player !== unitOf(scene, ub)?.player;
   const charging = has("charge") && enemy ? settle(ask("charge", ua, ub)) : Promise.resolve(null);
+  // a charge can take a while: the card shows first, the charge when it comes, into this card or a newer one
+  // of the same two (which shows the last charge answer until its own comes)
+  charging.then((r) => {
+    if (!r || app.card?.kind !== "measure" || `${app.card.a}|${app.card.b}` !== pair) return;
+    if (app.view.charge?.pair === pair && app.view.charge.asking > asking) return;
+    app.view.charge = { pair, asking, text: r.v ? chargeText(r.v) : "—" };
+    const row = $("charge");
+    if (row) row.textContent = app.view.charge.text;
+  });
   const [distance, band, los, arc] = await Promise.all(asked.map((q) =>
     has(q) ? settle(ask(q, a, b)) : Promise.resolve({ e: null })));
-  if (app.picks[1] !== b || app.card?.kind !== "measure" || app.card.b !== b) return;  // tapped on meanwhile
+  if (app.picks[1] !== b || app.card !== card) return;     // tapped on, or asked again, meanwhile
   const d = distance.v;
   const unitA = unitOf(scene, scene.models.find((m) => m.id === a)?.unit) || {};
   const rows = [];
   if (band.v) rows.push(["range band", `${words(band.v.band)}${band.v.weapon ? ` (${band.v.weapon})` : ""}`]);
   else if (band.e) rows.push(["range band", declined(band.e)]);
   if (arc.v) rows.push(["arc", `${arc.v.in_arc ? "in" : "outside"} the ${arc.v.arc}° arc (${fmt(arc.v.angle)}° off facing)`]);
-  const chargeRow = has("charge") && enemy ? el("dd", { id: "charge" }, "working it out…") : null;
+  const shown = app.view.charge?.pair === pair ? app.view.charge.text : "working it out…";   // the last answer
+  const chargeRow = has("charge") && enemy ? el("dd", { id: "charge" }, shown) : null;
   if (chargeRow) rows.push(["charge", chargeRow]);
+  clearSight();                                   // the old line goes as the new answer comes
   if (los.v) {
     const cover = los.v.cover || {};
     rows.push(["line of sight", sightWords(los.v)]);
@@ -344,8 +357,6 @@ async function measure(a, b) {
     d ? el("div", { class: "hint" }, `measured ${d.method === "edge" ? "edge to edge" : d.method === "hex"
       ? "in hexes" : "centre to centre"}`) : null,
     kv(rows), el("div", { class: "row" }, showOnTable(a, b), bookmarkButton(a, b))], app.card);
-  const card = app.card;      // a charge can take a while: the card shows first, the charge when it comes
-  charging.then((r) => { if (chargeRow && app.card === card) chargeRow.textContent = r?.v ? chargeText(r.v) : "—"; });
 }
 
 const chargeText = (c) => (c.reachable ? `reaches with ${c.model} (${fmt(c.cost)}" of ${fmt(c.allowance)}")`
