@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from table.errors import ParamError, QueryError, StorageError, TableError
+from table.errors import ParamError, QueryError, SceneError, StorageError, TableError
 from table.frozen import thaw
 from table.live import command_limits as limits
 from table.rules.setups import army_document, scenario_document
@@ -34,15 +34,24 @@ def command(name: str, refused: str, all_input: bool = False, **params: Any) -> 
         result = ctx.controller.command(name, **params)
     except StorageError as exc:
         raise ApiError(503, "log", str(exc)) from None
-    except QueryError as exc:
-        head, _, rest = str(exc).partition(": ")
-        named = head.split(".")[0].split("[")[0]
-        if rest and " " not in head and named in {*params, "unit", "models", "army"}:
-            raise ApiError(400, head, rest) from None
+    except (QueryError, SceneError) as exc:
+        field, rest = _place(str(exc))
+        if field and field.split(".")[0].split("[")[0] in {*params, "unit", "models", "army", "armies"}:
+            raise ApiError(400, field, rest) from None
         raise ApiError(400 if all_input else 409, refused, str(exc)) from None
     except TableError as exc:
         raise ApiError(409, refused, str(exc)) from None
     return jsonify({"ok": True, "command": name, "result": result, "seq": ctx.controller.snapshot().seq})
+
+
+def _place(message: str) -> tuple[str, str]:
+    """The place a message names (`scenario: terrain[0].traits[1]: unknown trait` -> the path
+    `scenario.terrain[0].traits[1]`) and what it says; ("", message) when it names none."""
+    parts = message.split(": ")
+    path = []
+    while len(parts) > 1 and parts[0] and " " not in parts[0] and len(parts[0]) < 80:
+        path.append(parts.pop(0))
+    return ".".join(path), ": ".join(parts)
 
 
 def _scene() -> Any:

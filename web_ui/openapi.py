@@ -317,6 +317,6 @@ def document() -> dict[str, Any]:
                            _object({"unit": ID, "marker": MARKER}, ("unit",))]}, 404)},
             "/api/settings": {"put": _change("Rule system, rulings options, LED brightness", settings)},
             **_bookmark_paths(),
-            **openapi_army.paths(_read, _change, _q, _object),
+            **openapi_army.paths(_read, _change, _q, _object, registry.names()),
         },
     }

@@ -44,7 +44,7 @@ def optional_body(op: dict[str, Any]) -> dict[str, Any]:
     return op
 
 
-def paths(read: Any, change: Any, q: Any, obj: Any) -> dict[str, Any]:
+def paths(read: Any, change: Any, q: Any, obj: Any, systems: list[str]) -> dict[str, Any]:
     """The paths, made with openapi.py's own helpers (`_read`, `_change`, `_q`, `_object`)."""
     models = {"type": "array", "minItems": 1, "maxItems": 50, "items": OBJ}
     count = {"type": "integer", "minimum": 1, "maximum": 50}
@@ -74,6 +74,25 @@ def paths(read: Any, change: Any, q: Any, obj: Any) -> dict[str, Any]:
                 {"oneOf": [obj({"player": PLAYER}), obj({"army": _ref("Army")}, ("army",))]}, 404,
                 params=name, result=OBJ)),
             "delete": change("Delete a saved army list", None, 404, params=name, result=OBJ)},
+        "/api/games": {
+            "get": read("The games in the log, the one on the table (`current`) and whether it is over",
+                        _ref("GameList")),
+            "post": change("Start a new game: a rule system's board (a scenario, saved or given, or an "
+                           "empty one) with the players and their army lists; or a scene; `{}`: the table's "
+                           "scene again",
+                           {**obj({"ruleset": {"type": "string", "enum": systems},
+                                   "scenario": {"oneOf": [NAME, _ref("Scenario")]},
+                                   "players": {"type": "array", "minItems": 1, "maxItems": 8,
+                                               "uniqueItems": True, "items": ID},
+                                   "armies": {"type": "array", "maxItems": 16, "items": {"oneOf": [
+                                       obj({"name": NAME, "player": PLAYER}, ("name",)),
+                                       obj({"army": _ref("Army"), "player": PLAYER}, ("army",))]}},
+                                   "scene": {"oneOf": [NAME, OBJ]}})}, 404)},
+        "/api/games/end": {"post": change("End the game on the table (it stays in the log)",
+                                          obj({"reason": {"type": "string", "maxLength": 64}}))},
+        "/api/games/{game}/resume": {"post": change(
+            "Make an earlier game the one on the table, where it stood", obj({}), 404,
+            params=[q("game", {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}, "path")])},
         "/api/scenario": {"get": read("The live board as a scenario", _ref("Scenario"), 400,
                                       params=[q("name", NAME), DOWNLOAD])},
         "/api/scenarios": {"get": read("Saved scenarios", OBJ)},

@@ -28,6 +28,7 @@ MAX_HEX_ITEMS = 20_000       # hex terrain entries or hexsides of a board
 MAX_MODELS = 50              # models of one unit
 MAX_WEAPONS = 20             # weapons of one unit
 MAX_UNITS = 200              # units of one army list
+MAX_PLAYERS = 8              # players of one game
 
 
 def ident(command: str, field: str, value: Any, optional: bool = False) -> None:
@@ -262,19 +263,50 @@ def _measure(p: Mapping[str, Any]) -> None:
 
 
 def _new_game(p: Mapping[str, Any]) -> None:
-    scene = p.get("scene")
-    if scene is not None:
-        if not isinstance(scene, dict):
-            raise ParamError("new_game", "scene", "expected a scene (a JSON object)")
-        if "terrain" in scene:
-            terrain("new_game", "scene.terrain", scene["terrain"])
+    for key in ("scene", "scenario"):
+        document = p.get(key)
+        if document is not None:
+            if not isinstance(document, dict):
+                raise ParamError("new_game", key, f"expected a {key} (a JSON object)")
+            if "terrain" in document:
+                terrain("new_game", f"{key}.terrain", document["terrain"])
+    ident("new_game", "ruleset", p.get("ruleset"), optional=True)
+    players = p.get("players")
+    if players is not None:
+        if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
+            raise ParamError("new_game", "players", f"expected a list of 1 to {MAX_PLAYERS} player names")
+        for i, player in enumerate(players):
+            ident("new_game", f"players[{i}]", player)
+    armies = p.get("armies")
+    if armies is not None:
+        if not isinstance(armies, list) or len(armies) > MAX_PLAYERS * 2:
+            raise ParamError("new_game", "armies", f"expected a list of at most {MAX_PLAYERS * 2} army lists")
+        for i, army in enumerate(armies):
+            entry = army.get("army", army) if isinstance(army, dict) else army
+            if not isinstance(entry, dict):
+                raise ParamError("new_game", f"armies[{i}]", "expected an army list")
+            units = entry.get("units", [])
+            if not isinstance(units, list) or len(units) > MAX_UNITS:
+                raise ParamError("new_game", f"armies[{i}].units",
+                                 f"expected a list of at most {MAX_UNITS} units")
+            if isinstance(army, dict) and "army" in army:
+                ident("new_game", f"armies[{i}].player", army.get("player"), optional=True)
+
+
+def _resume_game(p: Mapping[str, Any]) -> None:
+    whole("resume_game", "game", p.get("game"), 1, 2**31 - 1)
+
+
+def _end_game(p: Mapping[str, Any]) -> None:
+    name("end_game", "reason", p.get("reason"))
 
 
 CHECKS: dict[str, Callable[[Mapping[str, Any]], None]] = {
     "select": _select, "target": _target, "ruler": _ruler, "destination": _destination, "weapon": _weapon,
     "game_action": _game_action, "acknowledge": _acknowledge, "set_terrain": _set_terrain,
     "assign_marker": _assign_marker, "settings": _settings, "measure": _measure, "new_game": _new_game,
-    "add_unit": _add_unit, "edit_unit": _edit_unit, "remove_unit": _remove_unit, "load_army": _load_army,
+    "resume_game": _resume_game, "end_game": _end_game, "add_unit": _add_unit, "edit_unit": _edit_unit,
+    "remove_unit": _remove_unit, "load_army": _load_army,
 }
 
 

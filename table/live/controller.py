@@ -99,7 +99,7 @@ from table.live.replay import Replay
 from table.live.session import GameState, Session
 from table.live.sightings import Sightings
 from table.live.sigmas import Sigmas
-from table.live.table_commands import COMMANDS, ButtonActions, check_params, handler
+from table.live.table_commands import AFTER_THE_GAME, COMMANDS, ButtonActions, check_params, handler
 from table.live.warnings import Standing
 from table.rules import get_ruleset
 from table.rules.base import Ruleset
@@ -161,8 +161,9 @@ class TableController:
 
     # ------------------------------------------------------------ game and log
 
-    def _resume_or_start(self, scene: Scene | None) -> None:
-        standing = self.journal.resume()
+    def _resume_or_start(self, scene: Scene | None, fresh: bool = False) -> None:
+        """Resume the log's current game, else start `scene` (`fresh`: start it anyway, as a new game)."""
+        standing = None if fresh else self.journal.resume()
         if standing is not None:
             self.status["resumed"] = True
             self.warnings.current = standing
@@ -185,6 +186,29 @@ class TableController:
             self.journal.start_game(scene, self.rng.randrange(2**31))
             self.sightings.new_game()
             self.warnings.current = []
+
+    def end_game(self, reason: str | None = None) -> None:
+        """The game is over: logged and marked ended; the table then changes nothing in it (the camera's
+        moves, the panel's and the buttons' changes) until a new game starts or one is resumed."""
+        with self._lock:
+            if self.state.over:
+                raise QueryError(f"game {self.game} is already over")
+            self.journal.end_game(reason)
+
+    def resume_game(self, game: int) -> None:
+        """Make an earlier game of the log the one on the table, where it stood (the game on the table
+        ends first). Its events must be written: the command settles the worker before it comes here."""
+        with self._lock:
+            if game == self.game and not self.state.over:
+                raise QueryError(f"game {game} is the game on the table")
+            if game not in {g["game"] for g in self.gamelog.games()}:
+                raise QueryError(f"game: no game {game} in the game log")
+            if self.journal.log_status()[0] == "fault":
+                raise QueryError("the game log is not writing: resume a game once it is")
+            if not self.state.over:
+                self.journal.end_game(f"game {game} resumed")
+            self.warnings.current = self.journal.resume_game(game)
+            self.sightings.new_game()
 
     @property
     def session(self) -> Session:
@@ -265,9 +289,16 @@ class TableController:
             if run is None:
                 raise QueryError(f"unknown command {name!r} (known: {', '.join(sorted(COMMANDS))})")
             check_params(name, run, dict(params))
+            if getattr(run, "settles_first", False):      # it reads the log: every event so far written first
+                self.settle()
+
+            def play() -> dict[str, Any]:
+                if self.state.over and name not in AFTER_THE_GAME:
+                    raise QueryError(f"game {self.game} is over: start a new game or resume one")
+                return run(self, **params)
 
             def make() -> Receipt:
-                return self._change(lambda: run(self, **params))
+                return self._change(play)
         return make() if key is None else self.once.run(key, name, params, make)
 
     def _change(self, run: Callable[[], dict[str, Any]]) -> Receipt:
@@ -291,6 +322,8 @@ class TableController:
 
     def _bookmark(self, a: str | None = None, b: str | None = None, ruler: bool = False) -> Receipt:
         with self._lock:
+            if self.state.over:
+                raise QueryError(f"game {self.game} is over: nothing to bookmark in it")
             now = moment(self)
         document = evidence(now, a, b, ruler)
         return self._change(lambda: keep(self, document))
@@ -343,7 +376,9 @@ class TableController:
         if obs.lens is not None:
             self.status["lens"] = obs.lens  # as estimated (or calibrated, and checked), from how many markers
         if obs.calibrated:
-            self.emit_all(self.sightings.observe(self.state, obs, self.clock(), self.games))
+            events = self.sightings.observe(self.state, obs, self.clock(), self.games)
+            if not self.state.over:               # an ended game takes no more moves
+                self.emit_all(events)
 
     def camera_status(self, state: str, detail: str) -> None:
         """Called by the capture thread: starting, ok, lost or ended."""
@@ -354,7 +389,7 @@ class TableController:
                 return
             previous = self.status["camera"]
             self.status.update(camera=state, camera_detail=detail)
-            if state != previous and state in ("ok", "lost"):
+            if state != previous and state in ("ok", "lost") and not self.state.over:
                 self.emit(Camera(state, detail))
             self._refresh()
 
@@ -374,8 +409,9 @@ class TableController:
         camera_started = bool(self.status["frames"])
         known = self._known_markers(state)
         tolerance = self.config.tracking.move_threshold_in
-        self.warnings.update(state, report, self.sightings.seen, known, tolerance, camera_started,
-                             self.emit_all)
+        if not state.over:                        # an ended game's warnings stand as they were
+            self.warnings.update(state, report, self.sightings.seen, known, tolerance, camera_started,
+                                 self.emit_all)
         state = self.state
         call = self.answers.close_call(state, self.model_sigmas())
         ruler = [highlight.Line(*state.ruler, highlight.RULER)] if state.ruler else []   # shared, on top
@@ -413,7 +449,7 @@ class TableController:
         log_state, log_detail = self.journal.log_status()
         status = {**self.status, "log": log_state, "log_detail": log_detail,
                   "hardware_error": self.leds.error, "hardware": self.hw.describe(),
-                  "rulings": state.rulings, "game": self.game,
+                  "rulings": state.rulings, "game": self.game, "game_over": state.over,
                   "markers_seen": len(self.sightings.seen), "unassigned": self._unassigned(state),
                   "brightness": state.brightness if state.brightness is not None else self.leds.brightness}
         camera_started = bool(self.status["frames"])

@@ -20,6 +20,8 @@ from table.live.play_events import (
     Confirm,
     Destination,
     GameAction,
+    GameEnd,
+    GameResume,
     GameStart,
     Move,
     PhaseChange,
@@ -46,9 +48,9 @@ from table.live.table_events import (
 from table.scene import Scene
 
 __all__ = ["Acknowledge", "AssignMarker", "Bookmark", "Camera", "Confirm", "Destination", "Event",
-           "GameAction", "GameStart", "Measure", "Move", "PhaseChange", "Roll", "Ruler", "Select",
-           "SetTerrain", "Settings", "Target", "Undo", "UnitChange", "WarningCleared", "WarningRaised",
-           "Weapon", "apply", "decode", "encode", "new_game"]
+           "GameAction", "GameEnd", "GameResume", "GameStart", "Measure", "Move", "PhaseChange", "Roll",
+           "Ruler", "Select", "SetTerrain", "Settings", "Target", "Undo", "UnitChange", "WarningCleared",
+           "WarningRaised", "Weapon", "apply", "decode", "encode", "new_game"]
 
 ENVELOPE = frozenset({"kind", "seq", "ts", "game"})   # what the log adds around an event's own fields
 

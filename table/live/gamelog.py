@@ -168,6 +168,23 @@ class GameLog:
             self._insert(game, first_event, now)
         return game
 
+    def end_game(self, game: int, events: list[dict[str, Any]]) -> list[int]:
+        """Commit a game's last events and mark it ended, in one transaction."""
+        with self._write():
+            now = time.time()
+            seqs = [self._insert(game, event, now) for event in events]
+            self._db.execute("UPDATE games SET ended = ? WHERE id = ?", (now, game))
+        return seqs
+
+    def reopen_game(self, game: int, events: list[dict[str, Any]]) -> list[int]:
+        """Make an earlier game the current one again (ending any other that is open) and commit its
+        next events, in one transaction."""
+        with self._write():
+            now = time.time()
+            self._db.execute("UPDATE games SET ended = ? WHERE ended IS NULL AND id != ?", (now, game))
+            self._db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game,))
+            return [self._insert(game, event, now) for event in events]
+
     def append(self, game: int, event: dict[str, Any]) -> int:
         """Commit one event; its sequence number is returned once it is on disk."""
         return self.append_all(game, [event])[0]

@@ -23,7 +23,7 @@ from table import strictjson
 from table.errors import QueryError, TableError
 from table.live import locks
 from table.live.background import Background
-from table.live.events import Event, WarningCleared, WarningRaised, decode, encode
+from table.live.events import Event, GameEnd, GameResume, WarningCleared, WarningRaised, decode, encode
 from table.live.gamelog import GameLog
 from table.live.kept import Batch, Kept
 from table.live.session import GameState, Session, new_game
@@ -77,12 +77,22 @@ class Journal:
         if not games:
             return None
         game = max(games)
-        logged = self.gamelog.events(game) if game == current else []
+        session, standing = self._replayed(game, current)
+        if session.state is None:
+            return None
+        self.session, self.game = session, game
+        return standing
+
+    def _replayed(self, game: int, current: int | None) -> tuple[Session, list[TableWarning]]:
+        """A game replayed (the log's events of it when it is the log's current one, or any earlier
+        game, then its unsaved ones): its session and the warnings it holds as still standing."""
+        session = Session()
+        logged = self.gamelog.events(game) if current is not None and game <= current else []
         raised: dict[str, TableWarning] = {}
         for entry in logged + [e for _, b in self._unsaved if b.game == game for e in b.events]:
             try:
                 event = decode(entry)
-                self.session.apply(event)
+                session.apply(event)
             except TableError as exc:  # an event this version cannot apply: keep the rest
                 log.warning("game log event %s skipped: %s", entry.get("seq"), exc)
                 continue
@@ -91,10 +101,27 @@ class Journal:
                                                 event.units or ())
             elif isinstance(event, WarningCleared):
                 raised.pop(event.id, None)
-        if self.session.state is None:
-            return None
-        self.game = game
-        return list(raised.values())
+        return session, list(raised.values())
+
+    def end_game(self, reason: str | None = None) -> None:
+        """The game is over: its `game_end` event, and the log marks it ended (on the worker)."""
+        event = GameEnd(reason)
+        trial = self.session.copy()
+        trial.apply(event)
+        self.session = trial
+        self._queue(Batch(self.game, [encode(event)], ends=True))
+
+    def resume_game(self, game: int) -> list[TableWarning]:
+        """Make an earlier game of the log (every event of it already written) the one on the table
+        again: replayed, with a `game_resume` event; the warnings it holds as still standing."""
+        session, standing = self._replayed(game, self.gamelog.current_game())
+        if session.state is None:
+            raise QueryError(f"game {game}: the log holds no start of it")
+        event = GameResume()
+        session.apply(event)
+        self.session, self.game = session, game
+        self._queue(Batch(game, [encode(event)], reopens=True))
+        return standing
 
     def _write_kept(self, kept: list[Batch]) -> None:
         """Write the batches kept at the last stop (before any job); those the log refuses stay unsaved."""
@@ -205,6 +232,10 @@ class Journal:
     def _write(self, batch: Batch) -> None:
         if batch.ruleset is not None:
             self.gamelog.start_game(batch.ruleset, batch.events[0], game=batch.game)
+        elif batch.ends:
+            self.gamelog.end_game(batch.game, batch.events)
+        elif batch.reopens:
+            self.gamelog.reopen_game(batch.game, batch.events)
         else:
             self.gamelog.append_all(batch.game, batch.events)
 

@@ -1,11 +1,12 @@
 """Changes the game log could not store when the table stopped, kept in a file beside it for the next start.
 
-`NAME.unsaved.jsonl` holds one batch a line (`{"game", "ruleset", "events"}`: `ruleset` set when the
-batch starts that game), in the order they were applied; the next start writes them to the log before
-it resumes the game and removes the file. A full disk cannot take a new file, so the space is set aside
-while there is some: `NAME.unsaved.reserve` (RESERVE bytes, allocated when the table starts) is written
-in place and renamed. A filesystem gone read-only takes nothing: then the caller says on stderr what was
-not saved. See docs/running.md.
+`NAME.unsaved.jsonl` holds one batch a line (`{"game", "ruleset", "events", "ends", "reopens"}`: `ruleset`
+set when the batch starts that game, `ends` when it ends it, `reopens` when it resumes an earlier one), in
+the order they were applied; the next start writes them to the log before it resumes the game and removes
+the file. A full disk cannot take a new file, so the space is set aside while there is some:
+`NAME.unsaved.reserve` (RESERVE bytes, allocated when the table starts) is written in place and renamed. A
+filesystem gone read-only takes nothing: then the caller says on stderr what was not saved. See
+docs/running.md.
 """
 
 from __future__ import annotations
@@ -30,9 +31,12 @@ class Batch:
     game: int
     events: list[dict[str, Any]]
     ruleset: str | None = None
+    ends: bool = False           # the game is over once they are written
+    reopens: bool = False        # an earlier game is the current one again
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "ruleset": self.ruleset, "events": self.events}
+        return {"game": self.game, "ruleset": self.ruleset, "events": self.events, "ends": self.ends,
+                "reopens": self.reopens}
 
 
 class Kept:
@@ -71,7 +75,8 @@ class Kept:
                 continue
             try:
                 item = strictjson.loads(line)
-                batch = Batch(item["game"], item["events"], item["ruleset"])
+                batch = Batch(item["game"], item["events"], item["ruleset"], item.get("ends", False) is True,
+                              item.get("reopens", False) is True)
                 ok = (type(batch.game) is int and isinstance(batch.events, list) and batch.events
                       and all(isinstance(e, dict) and isinstance(e.get("kind"), str) for e in batch.events)
                       and (batch.ruleset is None or isinstance(batch.ruleset, str)))

@@ -69,6 +69,43 @@ class GameStart(Event):
 
 @register
 @dataclass(frozen=True)
+class GameEnd(Event):
+    """The game is over (the players ended it): the table changes nothing more in it until it is resumed."""
+
+    kind: ClassVar[str] = "game_end"
+    reason: str | None = None
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, over=True, selected=None, target=None, destination=None)
+
+    def to_json(self) -> dict[str, Any]:
+        return optional({"kind": self.kind}, reason=self.reason)
+
+    @classmethod
+    def from_json(cls, read: Fields) -> GameEnd:
+        return cls(read.opt_text("reason"))
+
+
+@register
+@dataclass(frozen=True)
+class GameResume(Event):
+    """An ended game goes on (resumed from the game log, where it stood)."""
+
+    kind: ClassVar[str] = "game_resume"
+
+    def apply(self, state: GameState) -> GameState:
+        return replace(state, over=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_json(cls, read: Fields) -> GameResume:
+        return cls()
+
+
+@register
+@dataclass(frozen=True)
 class Move(Event):
     """The camera saw a model move (`placement`: its first sighting, which starts no activation)."""
 

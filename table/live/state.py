@@ -46,6 +46,7 @@ class GameState:
     weapons: tuple[tuple[str, str], ...] = ()     # unit id -> the weapon chosen to show (`weapon` events)
     actions: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # the rule system's live game (Ruleset.live_game)
     ruler: tuple[tuple[float, float], tuple[float, float]] | None = None  # a shared ruler, board inches
+    over: bool = False                            # the game has ended (a `game_end` event)
 
     def ruler_dict(self) -> dict[str, Any] | None:
         """The shared ruler as the snapshot shows it: its ends and the distance between them, inches."""

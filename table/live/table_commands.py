@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from table.errors import QueryError, TableError
-from table.live import army_commands, command_limits, display, rolls
+from table.live import army_commands, command_limits, display, game_commands, rolls
 from table.live.command_api import TableController
 from table.live.events import (
     Acknowledge,
@@ -32,7 +32,6 @@ from table.live.events import (
 )
 from table.live.sigmas import with_sigmas
 from table.rules import get_ruleset
-from table.scene import parse_scene
 
 log = logging.getLogger(__name__)
 
@@ -194,17 +193,14 @@ def measure(c: TableController, question: str, args: list[Any] | tuple[Any, ...]
     return {"question": question, "answer": answer}
 
 
-def new_game(c: TableController, scene: dict[str, Any] | None = None) -> dict[str, Any]:
-    c.start_game(parse_scene(scene, "scene") if scene is not None else c.state.scene)
-    return {"game": c.game}
-
-
 COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
     "advance_phase": advance_phase, "select": select, "target": target, "confirm": confirm, "undo": undo,
     "roll": roll, "acknowledge": acknowledge, "assign_marker": assign_marker,
-    "settings": settings, "measure": measure, "new_game": new_game, "destination": destination,
+    "settings": settings, "measure": measure, "destination": destination,
     "weapon": weapon, "ruler": ruler, **army_commands.COMMANDS,
+    **game_commands.COMMANDS,
 }
+AFTER_THE_GAME = game_commands.AFTER_THE_GAME
 
 
 def check_params(name: str, run: Callable[..., dict[str, Any]], params: dict[str, Any]) -> None:

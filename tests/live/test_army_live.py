@@ -5,7 +5,7 @@ the camera sees it; the log replays all of it after a restart."""
 from __future__ import annotations
 
 from table.live.gamelog import GameLog
-from tests.live.live_fakes import frame
+from tests.live.live_fakes import frame, move
 
 
 def test_a_placed_model_is_offered_assigned_and_then_stands_where_the_camera_sees_it(make_controller, pipeline,
@@ -40,3 +40,19 @@ def test_removing_a_unit_is_logged_and_replays(make_controller, tmp_path):
     c.close()
     again = make_controller(log_path=tmp_path / "game.sqlite3")
     assert [u.id for u in again.state.scene.units] == ["rifles", "gunner", "sniper"]
+
+
+def test_an_ended_game_takes_no_moves_and_a_restart_starts_afresh(make_controller, pipeline, tmp_path):
+    c = make_controller()
+    played = c.game
+    c.command("end_game")
+    pipeline.see({10: (20.0, 20.0)}, (move(10, (10.0, 40.0), (20.0, 20.0)),))
+    c.process(frame(1))
+    assert c.state.scene.model("rifles-1").position == (10.0, 40.0)
+    assert [e["kind"] for e in c.gamelog.events(played)][-1] == "game_end"
+    c.close()
+    again = make_controller(log_path=tmp_path / "game.sqlite3")       # nothing to resume: the scene starts
+    assert again.game == played + 1 and not again.state.over
+    again.command("resume_game", game=played)
+    assert again.game == played and not again.state.over
+    assert [g["ended"] is None for g in again.gamelog.games()] == [True, False]

@@ -15,7 +15,7 @@ from tests.web.tables import demo_controller
 
 # units, army lists and scenarios are checked by the rule system, and ids must be new or known
 CROSS_CHECKED = {"/api/query/{question}", "/api/terrain", "/api/settings", "/api/units", "/api/units/{unit_id}",
-                 "/api/army", "/api/armies/{name}", "/api/scenarios/{name}"}
+                 "/api/army", "/api/armies/{name}", "/api/scenarios/{name}", "/api/games"}
 STREAMS = r"^/api/(events|camera\.mjpeg)$"     # endless responses: tested in test_sse.py / test_api.py
 
 
