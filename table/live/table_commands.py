@@ -239,8 +239,8 @@ class ButtonActions:
                 self.c.take_bookmark() if held else self.cycle_target()
             elif name == "next_phase":
                 self.cycle_weapon() if held else self.c.command("advance_phase")
-            elif name == "undo" and not held:
-                self.c.command("undo")
+            elif name == "undo":      # held: the scene on the table again, as a new game (a rematch)
+                self.c.command("new_game") if held else self.c.command("undo")
             elif name == "confirm" and held:
                 self.c.rotate_pin()
             elif name == "confirm":

@@ -75,6 +75,25 @@ def test_holding_select_clears_the_selection(layout, factory, make_controller):
 
 
 
+def test_holding_undo_starts_the_scene_on_the_table_again_as_a_new_game(layout, factory, make_controller):
+    pins = replace(load_pin_map(CONFIG_DIR / "pins-pi4.toml"), hold_s=0.05)
+    hardware = TableHardware(pins, MockStrip(ColourCorrection(len(layout))), factory, mock=True)
+    c = make_controller(hardware=hardware)
+    c.command("add_unit", unit={"id": "scouts", "player": "A", "stats": {"movement": 7}})
+    c.command("advance_phase")
+    first = c.game
+    pin = c.hw.buttons["undo"].pin
+    pin.drive_low()
+    deadline = time.monotonic() + 2.0
+    while c.game == first and time.monotonic() < deadline:
+        time.sleep(0.01)
+    pin.drive_high()
+    c.settle()
+    assert c.game == first + 1 and c.snapshot().phase["phase"] == "initiative"      # a new game's first phase
+    assert "scouts" in {u.id for u in c.state.scene.units}                           # with what was on the table
+    assert [e["kind"] for e in c.gamelog.events(first)][-1] == "phase"              # the last game kept as it was
+
+
 def test_pin_map_errors_name_the_file_and_key(tmp_path):
     import pytest
 
