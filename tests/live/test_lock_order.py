@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from table.live import table_commands
+from table.live import game_commands
 from tests import lockorder
 from tests.live.live_fakes import DEMO_SCENE
 
@@ -54,7 +54,7 @@ def test_a_new_game_while_the_worker_finishes_a_commit_does_not_freeze_the_table
     document = json.loads(DEMO_SCENE.read_text())
     committing, commit_go = threading.Event(), threading.Event()
     parsing, parse_go = threading.Event(), threading.Event()
-    append_all, parse_scene = c.gamelog.append_all, table_commands.parse_scene
+    append_all, parse_scene = c.gamelog.append_all, game_commands.parse_scene
 
     def slow_disk(game, events):        # the roll's commit ends when the test says
         committing.set()
@@ -67,7 +67,7 @@ def test_a_new_game_while_the_worker_finishes_a_commit_does_not_freeze_the_table
         return parse_scene(doc, where)
 
     monkeypatch.setattr(c.gamelog, "append_all", slow_disk)
-    monkeypatch.setattr(table_commands, "parse_scene", big_scene)
+    monkeypatch.setattr(game_commands, "parse_scene", big_scene)
     rolled: dict = {}
     roll = threading.Thread(target=lambda: rolled.update(c.command("roll", kind="dice", count=2, sides=6)),
                             daemon=True)
