@@ -89,8 +89,8 @@ def end_game() -> Response:
     """End the game on the table (`{"reason"}` optional): it stays in the log."""
     data = body()
     only(data, {"reason"})
-    reason = data.get("reason")
-    if reason is not None and not (isinstance(reason, str) and len(reason) <= 64):
+    reason = data.get("reason", "")
+    if not (isinstance(reason, str) and len(reason) <= 64):
         raise ApiError(400, "reason", "expected a short text (at most 64 characters)")
     return command("end_game", "game", **data)
 
