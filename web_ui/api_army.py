@@ -12,9 +12,10 @@ from flask import Blueprint, Response, jsonify, request
 from table.errors import ParamError, QueryError, SceneError, StorageError, TableError
 from table.frozen import thaw
 from table.live import command_limits as limits
+from table.live.idempotency import KeyReused
 from table.rules.setups import army_document, scenario_document
 from table.scene import parse_scene
-from web_ui import storage
+from web_ui import changes, storage
 from web_ui.auth import needs_pin
 from web_ui.context import panel
 from web_ui.errors import ApiError
@@ -26,22 +27,24 @@ UNIT_FIELDS = {"unit", "models", "count"}
 
 
 def command(name: str, refused: str, all_input: bool = False, **params: Any) -> Response:
-    """Send one command. Its parameters are checked by the table: an error that names a place in them
-    (`unit.stats.movement: ...`) is a 400 naming it; any other a 409 naming `refused` (with `all_input`,
-    a 400: the rule system refused what was sent); a change the log cannot store a 503 naming `log`."""
-    ctx = panel()
+    """Send one command (once per idempotency key, web_ui/changes.py): 200 saved, 202 applied and saving.
+    Its parameters are checked by the table: an error that names a place in them (`unit.stats.movement:
+    ...`) is a 400 naming it; any other a 409 naming `refused` (with `all_input`, a 400: the rule system
+    refused what was sent)."""
     try:
-        result = ctx.controller.command(name, **params)
-    except StorageError as exc:
-        raise ApiError(503, "log", str(exc)) from None
+        receipt = panel().controller.change(name, params, changes.key())
+    except KeyReused as exc:
+        raise ApiError(409, changes.HEADER, str(exc)) from None
     except (QueryError, SceneError) as exc:
         field, rest = _place(str(exc))
         if field and field.split(".")[0].split("[")[0] in {*params, "unit", "models", "army", "armies"}:
             raise ApiError(400, field, rest) from None
         raise ApiError(400 if all_input else 409, refused, str(exc)) from None
+    except StorageError:
+        raise
     except TableError as exc:
         raise ApiError(409, refused, str(exc)) from None
-    return jsonify({"ok": True, "command": name, "result": result, "seq": ctx.controller.snapshot().seq})
+    return changes.answer(name, receipt)
 
 
 def _place(message: str) -> tuple[str, str]:

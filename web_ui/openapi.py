@@ -35,7 +35,7 @@ RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying aga
 
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "Bad input (the field is named)", 401: "PIN missing", 403: "Wrong PIN",
-            404: "Not found", 409: "The table cannot do it now",
+            404: "Not found", 409: "The table cannot do it now", 413: "The body is over 256 kB",
             429: "Too many requests from this address or of this kind (wrong PINs, live connections): "
                  "Retry-After says when to try again",
             503: "Not now: the bookmark's file cannot be written (nothing was changed), or the table busy "
@@ -70,7 +70,8 @@ def _change(summary: str, request: dict[str, Any] | None, *codes: int, params: l
         saving = "Done, not saved yet: the game log cannot store it now (kept, retried; `saving` says why)"
         answers["202"] = {**_json(_ref("CommandResult"), saving), "headers": REPLAYED}
     op: dict[str, Any] = {"summary": summary, "security": [{"pin": []}],
-                          "responses": {**answers, **_errors(400, 401, 403, 409, 429, *codes)},
+                          "responses": {**answers, **_errors(400, 401, 403, 409, 429, *codes,
+                                                             *([413] if request is not None else []))},
                           "parameters": [*(params or []), *([IDEMPOTENCY] if result is None else [])]}
     if request is not None:
         op["requestBody"] = {"required": bool(request.get("required") or request.get("oneOf")),

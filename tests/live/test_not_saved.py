@@ -24,6 +24,7 @@ from table.live.journal import SAVE_WAIT_S
 from tests.live.test_log_faults import LOCKER, fill, mount_tmpfs, rolls_on_disk, wait_for
 from tests.ports import free_port
 from tests.web.server import PIN, LiveServer, make_app
+from tests.web.test_army_api import UNITS
 
 ROOT = Path(__file__).resolve().parents[2]
 ROLL = {"kind": "dice", "count": 3, "sides": 6}
@@ -274,3 +275,29 @@ def test_sigterm_on_ext4_gone_read_only_says_every_unsaved_roll_on_stderr(ext4_d
     told = [e["result"] for b in batches for e in b["events"] if e["kind"] == "roll"]
     assert told == [body["result"] for _, body in pending]
     assert not os.path.exists(disk / "game.sqlite3.unsaved.jsonl")
+
+
+def test_a_new_game_and_a_unit_on_a_full_disk_are_made_once_each_and_answered_saving(make_controller, small_disk):
+    log_path = small_disk / "game.sqlite3"
+    c = make_controller(log_path=log_path)
+    client = make_app(c, small_disk.parent).test_client()
+    games_before = len(c.replay_games())
+    filler = fill(small_disk)
+    started = tap(client, "new-1", "/api/games", {"ruleset": "synaptik", "players": ["A", "B"]})
+    assert started.status_code == 202 and "full" in started.get_json()["saving"], started.get_json()
+    game = client.get("/api/state").get_json()["status"]["game"]
+    unit, models = UNITS["synaptik"][0]
+    added = tap(client, "unit-1", "/api/units", {"unit": unit, "models": models})
+    assert added.status_code == 202, added.get_json()
+    # both taps sent again (the phone never heard back): answered as the first time, made once
+    for key, path, sent in (("new-1", "/api/games", {"ruleset": "synaptik", "players": ["A", "B"]}),
+                            ("unit-1", "/api/units", {"unit": unit, "models": models})):
+        again = tap(client, key, path, sent)
+        assert again.status_code == 202 and again.headers["Idempotent-Replayed"] == "true"
+    scene = client.get("/api/state").get_json()["scene"]
+    assert client.get("/api/state").get_json()["status"]["game"] == game
+    assert [u["id"] for u in scene["units"]] == ["blue"]
+    filler.unlink()
+    assert wait_for(lambda: c.snapshot().status["log"] == "ok")
+    assert len(c.replay_games()) == games_before + 1
+    assert [u["id"] for u in c.snapshot().scene["units"]] == ["blue"]
