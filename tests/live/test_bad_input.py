@@ -106,3 +106,38 @@ def test_the_configs_game_rulings_are_the_new_games_and_a_misspelled_one_is_name
     with pytest.raises(ConfigError, match=r"^game.rulings: unknown ruling option\(s\) for synaptik: climb_cots "
                                           r"\(did you mean climb_cost\?\)"):
         make_controller(config=wrong, log_path=tmp_path / "other.sqlite3")
+
+
+def test_every_ruling_number_declares_the_range_its_rule_allows():
+    from table import registry
+
+    open_ended = [f"{cls.__name__}.{o.name}" for cls in registry.every() for o in cls.options
+                  if o.kind in ("number", "integer") and (o.minimum is None or o.maximum is None)]
+    assert not open_ended, f"a ruling number with no range: {open_ended}"
+    for cls in registry.every():
+        for option in cls.options:
+            if option.kind in ("number", "integer"):
+                assert option.minimum <= option.default <= option.maximum if option.default is not None else True
+                assert option.to_json()["maximum"] == option.maximum     # the settings form's max
+
+
+def test_climb_cost_1e308_is_refused_naming_it_from_the_api_the_config_and_the_command_line(make_controller,
+                                                                                            tmp_path):
+    from table.config import load_config
+    from table.errors import ConfigError
+
+    c = make_controller()
+    client = make_app(c, tmp_path).test_client()
+    before = dict(c.state.rulings)
+    answer = client.put("/api/settings", data='{"rulings": {"climb_cost": 1e308}}',      # what the panel sends
+                        headers={"X-Table-PIN": PIN, "Content-Type": "application/json"})
+    assert answer.status_code == 400 and "climb_cost" in answer.get_json()["error"]
+    assert "<= 20" in answer.get_json()["error"] and dict(c.state.rulings) == before
+    c.close()
+    wrong = load_config(config_with(tmp_path, "[game.rulings]\nclimb_cost = 1e308\n"))
+    with pytest.raises(ConfigError, match=r"^game.rulings: .*climb_cost.*<= 20"):
+        make_controller(config=wrong, log_path=tmp_path / "other.sqlite3")
+    scene = ROOT / "table" / "data" / "demo.json"
+    done = smarttable("query", str(scene), "report", "--ruling", "climb_cost=1e308")
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "climb_cost" in done.stderr and "<= 20" in done.stderr

@@ -31,7 +31,7 @@ class AotBase(InchRuleset):
     options = (
         Option("measure", "choice", "edge", METHODS,
                help="from the nearest part of the base ... to the nearest part"),
-        Option("round_to", "number", 0, minimum=0,
+        Option("round_to", "number", 0, minimum=0, maximum=1,          # the text: quarter or whole inches
                help="0.25: tournament play measures to the nearest quarter inch"),
         Option("concealment_hides_viewer", "bool", True,
                help="a deep base in concealing terrain also cannot see out"),

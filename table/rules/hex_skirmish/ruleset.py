@@ -43,7 +43,7 @@ class HexSkirmish(HexRuleset):
     rulings_page = "docs/rules/hex-skirmish.md"
     rule_text = "hex-skirmish.txt"
     options = (
-        Option("melee_range", "integer", 1, minimum=1, help="hexes"),
+        Option("melee_range", "integer", 1, minimum=1, maximum=2, help="hexes"),   # a polearm's 2 at most
         Option("cover_hexsides", "choice", "crossed", ("crossed", "target"),
                help="every cover hexside a sight line crosses counts; target: only the target's hex's"),
         Option("vehicle_cover", "choice", "in_the_way", ("in_the_way", "adjacent"),
@@ -56,7 +56,7 @@ class HexSkirmish(HexRuleset):
                help="Dig In covers the one hexside in front; wide: that and the two either side"),
         Option("ram_damage", "choice", "size_plus_half", ("size_plus_half", "half_total"),
                help="ram damage is Size + hexes traveled / 2; half total: (Size + hexes traveled) / 2"),
-        Option("max_group_size", "integer", None, minimum=1, optional=True,
+        Option("max_group_size", "integer", None, minimum=1, maximum=100, optional=True,   # a side's units
                help="groups of at least 2, no upper limit; 3 reads the text as groups of 2 or 3"),
         Option("difficult_terrain", "choices", ["forest", "swamp", "mountain"], TERRAINS,
                help="hex terrain that costs 2 movement points to enter"),

@@ -55,8 +55,12 @@ class Synaptik(InchRuleset):
     options = (
         Option("measure", "choice", "centre", METHODS,
                help="every distance centre-to-centre (Measurement); edge: nearest edges"),
-        Option("los_block_height", "number", 2.0, help="impassable terrain taller than this blocks sight"),
-        Option("climb_cost", "number", 2.0, help="inches of movement per inch of height climbed over"),
+        # ranges: sight is blocked by pieces from ground level up to a storey's 12"; a climb costs at most
+        # ten times the rule's 2" per inch (0 switches climbing off)
+        Option("los_block_height", "number", 2.0, minimum=0, maximum=12,
+               help="impassable terrain taller than this blocks sight"),
+        Option("climb_cost", "number", 2.0, minimum=0, maximum=20,
+               help="inches of movement per inch of height climbed over"),
         Option("firing_line_models", "choice", "beyond_first_ten", FIRING_LINE_MODELS,
                help="Firing Line: one more attack per started ten models beyond the first ten; every ten: "
                     "per started ten of the whole unit once past ten"),
