@@ -141,3 +141,32 @@ def test_climb_cost_1e308_is_refused_naming_it_from_the_api_the_config_and_the_c
     done = smarttable("query", str(scene), "report", "--ruling", "climb_cost=1e308")
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "climb_cost" in done.stderr and "<= 20" in done.stderr
+
+
+def test_a_board_past_the_terrain_bound_is_refused_and_one_at_it_answers_the_line_of_sight(make_controller,
+                                                                                           tmp_path):
+    """The panel's bound on terrain (200 pieces, 100 corners each; command_limits): past it a 400 naming the
+    field and nothing changed; at it (200 pieces of 30 corners on the sight line, the board that once took
+    4.6 s a question) the question is answered. Its time: bench/bench_los_terrain.py."""
+    import math
+
+    from bench.bench_los_terrain import crowded
+    from table.live.command_limits import MAX_POINTS, MAX_TERRAIN
+
+    c = make_controller()
+    client = make_app(c, tmp_path).test_client()
+    auth = {"X-Table-PIN": PIN}
+    before = c.state.scene.terrain
+    doc, ends = crowded(MAX_TERRAIN)
+    square = [[1, 1], [2, 1], [2, 2], [1, 2]]
+    too_many = [{"id": f"t{i}", "polygon": square} for i in range(MAX_TERRAIN + 1)]
+    answer = client.put("/api/terrain", json={"terrain": too_many}, headers=auth)
+    assert answer.status_code == 400 and answer.get_json()["field"] == "terrain"
+    corners = [[5 + math.cos(2 * math.pi * k / 101), 5 + math.sin(2 * math.pi * k / 101)] for k in range(101)]
+    answer = client.put("/api/terrain", json={"terrain": [{"id": "round", "polygon": corners}]}, headers=auth)
+    assert answer.status_code == 400 and answer.get_json()["field"] == "terrain[0].polygon"
+    assert f"at most {MAX_POINTS} points" in answer.get_json()["error"] and c.state.scene.terrain == before
+    assert client.put("/api/terrain", json={"terrain": doc["terrain"]}, headers=auth).status_code == 200
+    assert len(c.state.scene.terrain) == MAX_TERRAIN
+    answer = client.get(f"/api/query/los?arg={ends[0]}&arg={ends[1]}", headers=auth)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
