@@ -19,6 +19,7 @@ from hub.listener import Hub
 from table.broker import NAME
 from table.errors import ConfigError
 from table.hosts import allowed_names, host_allowed, host_of
+from table.live.summaries import summary
 from web_ui.channels import TableServer
 from web_ui.channels import create_server as limited_server
 from web_ui.server import LIMITS
@@ -120,7 +121,8 @@ def create_hub_app(hub: Hub, allowed_hosts: Iterable[str] = ()) -> Flask:
     def table_events(table_id: str) -> Response:
         after = _int_arg("after", 0, 0, 2**62)
         limit = _int_arg("limit", 100, 1, 1000)
-        return jsonify({"events": _hub().store.events(_known(table_id), after=after, limit=limit)})
+        events = _hub().store.events(_known(table_id), after=after, limit=limit)
+        return jsonify({"events": [{**e, "text": summary(e)} for e in events]})
 
     @app.get("/api/tables/<table_id>/conflicts")
     def table_conflicts(table_id: str) -> Response:
@@ -130,7 +132,8 @@ def create_hub_app(hub: Hub, allowed_hosts: Iterable[str] = ()) -> Flask:
     @app.get("/api/events")
     def recent() -> Response:
         limit = _int_arg("limit", 50, 1, 500)
-        return jsonify({"events": _hub().store.events(limit=limit, newest=True)})
+        events = _hub().store.events(limit=limit, newest=True)
+        return jsonify({"events": [{**e, "text": summary(e)} for e in events]})   # the tables' own sentences
 
     return app
 

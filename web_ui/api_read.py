@@ -10,7 +10,10 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from table import strictjson
 from table.errors import QueryError
+from table.frozen import thaw
+from table.live.summaries import summary
 from table.rules import all_rulesets, get_ruleset
+from table.scene import parse_scene
 from web_ui import camera, storage
 from web_ui.context import panel
 from web_ui.errors import ApiError
@@ -98,7 +101,10 @@ def query(question: str) -> Response:
 def log() -> Response:
     after = query_int("after", 0)
     limit = query_int("limit", 100, 1, 1000)
-    return jsonify({"entries": panel().controller.log_entries(after, limit)})
+    controller = panel().controller
+    scene = parse_scene(thaw(controller.snapshot().scene))       # names the models' units
+    entries = controller.log_entries(after, limit)
+    return jsonify({"entries": [{**e, "text": summary(e, scene)} for e in entries]})
 
 
 @bp.get("/replay")

@@ -67,7 +67,7 @@ async function refresh() {
       .then((r) => r.json());
     document.getElementById("events").replaceChildren(...log.events.reverse().map((e) => {
       const li = document.createElement("li");
-      li.textContent = `#${e.seq} ${e.kind}`;
+      li.textContent = `#${e.seq} ${e.text ?? e.kind}`;
       return li;
     }));
   } catch (err) {

@@ -54,9 +54,8 @@ function status(tables) {
 
 function eventLine(event) {
   const when = new Date(event.ts * 1000).toLocaleTimeString();
-  const detail = event.kind === "select" ? ` ${event.model ?? ""}` : event.kind === "roll" ? ` ${event.roll ?? ""}` : "";
   return el("li", { "data-seq": event.seq }, el("time", {}, when), el("span", { class: "table" }, event.table),
-            `#${event.seq} ${event.kind}${detail}`);
+            `#${event.seq} ${event.text ?? event.kind}`);
 }
 
 async function refresh() {

@@ -1,5 +1,6 @@
-"""One sentence a player reads for each logged game event ("Raiders (raiders-1) moved 12.0\"."), for
-the replay's list of events (GET /api/replay) and its description of the event shown."""
+"""One sentence a player reads for each logged game event ("Raiders (raiders-1) moved 12.0\"."): the one
+set of sentences for the replay's list of events (GET /api/replay) and the event shown, the panel's Log tab
+(GET /api/log's `text`) and the club hub's list of recent events."""
 
 from __future__ import annotations
 
@@ -47,6 +48,28 @@ def _who(scene: Scene | None, model_id: Any) -> str:
         if unit.name:
             return f"{unit.name} ({model_id})"
     return str(model_id)
+
+
+def _warning(e: Mapping[str, Any], scene: Scene | None) -> str:
+    """A warning by its id ("overmove:sniper-1:2"): its kind, and the models or units it names."""
+    kind, *rest = str(e.get("id", "")).split(":")
+    named = [_who(scene, part) if _is_model(scene, part) else _unit_name(scene, part)
+             for part in rest if part and not part.isdigit()]
+    return f"{_words(kind) or 'warning'}{' of ' + ', '.join(named) if named else ''}"
+
+
+def _is_model(scene: Scene | None, name: str) -> bool:
+    return scene is not None and any(m.id == name for m in scene.models)
+
+
+def _unit_name(scene: Scene | None, name: str) -> str:
+    """A unit as a player names it ("Rifle Squad"), else the word as it is."""
+    if scene is not None:
+        try:
+            return scene.unit(name).name or name
+        except KeyError:
+            pass
+    return name
 
 
 def _distance(answer: Mapping[str, Any]) -> str:
@@ -127,8 +150,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Scene | None], str]] = {
     "measure": _measure,
     "bookmark": _bookmark,
     "warning": lambda e, s: f"Warning: {e.get('message') or _words(e.get('warning'))}.",
-    "warning_cleared": lambda e, s: f"Warning cleared: {e.get('id')}.",
-    "acknowledge": lambda e, s: f"Warning acknowledged: {e.get('id')}.",
+    "warning_cleared": lambda e, s: f"Warning cleared: {_warning(e, s)}.",
+    "acknowledge": lambda e, s: f"Warning acknowledged: {_warning(e, s)}.",
     "camera": lambda e, s: f"Camera {e.get('status')}{': ' + str(e['detail']) if e.get('detail') else ''}.",
     "undo": lambda e, s: "The last change was taken back.",
     "confirm": lambda e, s: "Activation confirmed.",

@@ -61,13 +61,13 @@ def test_the_dashboard_shows_every_table_and_a_board_of_each(broker, tmp_path):
             expect(page.locator("#whose")).to_have_text("1 of 3 tables online")
             expect(page.locator('[data-table="junk"]')).to_contain_text("refused 1 message (last: not_json: ")
             expect(one).to_contain_text("1 seq came again with a different event (the first kept): #1")
-            expect(page.locator("#events")).to_contain_text("t1#3 roll")
+            expect(page.locator("#events")).to_contain_text("t1#3 Rolled dice: ")       # the table's sentence
             one.click()
             page.wait_for_url(url + "/tables/t1")
             models = tables["t1"].controller.snapshot().scene["models"]
             expect(page.locator("#board g.model")).to_have_count(len(models))
             expect(page.locator("#whose")).to_contain_text("online")
-            expect(page.locator("#events")).to_contain_text("select")
+            expect(page.locator("#events")).to_contain_text("rifles-1 selected")
             page.screenshot(path=str(tmp_path / "board.png"))
             browser.close()
         assert errors == []

@@ -48,9 +48,10 @@ LIVE_ONLY = ("table.live", "table.hw", "table.cli", "table.commands")
 
 
 # The club's hub reads only what tables publish, never a controller's insides: of the live table it reads
-# the published events' format alone, with the table's own decoders (one reader of an event, not two); of
-# the panel it uses the web server's limits alone (web_ui/__init__.py imports the panel only on use).
-HUB_READS = ("table.live.events",)
+# the published events' format alone, with the table's own decoders (one reader of an event, not two), and
+# tells them in the table's own sentences (one set, as the panel's log and replay); of the panel it uses the
+# web server's limits alone (web_ui/__init__.py imports the panel only on use).
+HUB_READS = ("table.live.events", "table.live.summaries")
 HUB_SERVES_WITH = ("web_ui.channels", "web_ui.server")
 
 

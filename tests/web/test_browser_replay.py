@@ -67,7 +67,7 @@ def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp
         expect(view).to_be_visible()
         expect(phone.locator("#view-board")).to_be_hidden()
         expect(phone.locator("#replay-pos")).to_contain_text("Event 9 of 9")     # it opens on the newest
-        expect(event).to_have_text("Warning cleared: overmove:raiders-1:2.")
+        expect(event).to_have_text("Warning cleared: overmove of Raiders (raiders-1).")
         warnings = phone.locator("#replay-warnings")
         expect(warnings).to_contain_text("out of cohesion")
         expect(warnings).not_to_contain_text("moved 12.0")
@@ -112,7 +112,7 @@ def test_scrubbing_the_replay_shows_the_board_event_and_warnings_then(phone, tmp
         expect(event).to_contain_text("out of cohesion")         # the second warning, raised next
         phone.locator("#replay-next").click()                    # over the phase, to the overmove cleared
         expect(phone.locator("#replay-pos")).to_contain_text("Event 9 of 9")
-        expect(event).to_have_text("Warning cleared: overmove:raiders-1:2.")
+        expect(event).to_have_text("Warning cleared: overmove of Raiders (raiders-1).")
         expect(warnings).not_to_contain_text("moved 12.0")
         expect(warnings).to_contain_text("out of cohesion")
         expect(phone.locator("#replay-next")).to_be_disabled()

@@ -224,6 +224,25 @@ def test_the_first_models_band_rings_go_with_its_card(engine, table):
         assert page.js("() => document.querySelectorAll('#board .band-area, #board .band-label').length") == 0
 
 
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_the_log_tab_tells_each_event_in_the_replays_own_sentence(engine, table):
+    """The Log tab showed "Ruler:" with nothing after it for a cleared ruler (Replay said "Ruler cleared") and
+    "Warning acknowledged: overmove:sniper-1:2": the Log tab, the replay and the club hub share one set."""
+    controller, camera, markers, server = table
+    rifle = next(m.marker for m in controller.state.scene.models if m.id == "rifles-3")
+    show(controller, camera, {**markers, rifle: (20.0, 30.0)}, 1)          # out of cohesion: a warning
+    warning = controller.current_warnings()[0]["id"]
+    controller.command("acknowledge", id=warning)
+    controller.command("ruler", a="rifles-1", b="raiders-1")
+    controller.command("ruler")                                          # cleared
+    with engine.open(server.url + "/#log", PHONE) as page:
+        said = page.wait_text("#log", "Ruler cleared.")
+        assert "Warning acknowledged: cohesion of Rifle Squad." in said and warning not in said, said
+        shown = page.js("() => [...document.querySelectorAll('#log li')].map((li) => li.lastChild.textContent)")
+        replay = page.js("() => fetch('/api/replay').then((r) => r.json())")["events"]
+        assert shown == [e["summary"] for e in reversed(replay)]
+
+
 @pytest.mark.parametrize("where", ["#board", "#dice", "#log", "#replay", "#setup/camera", "#setup/terrain",
                                    "#setup/roster", "#setup/settings", "#setup/leds"])
 def test_every_page_fits_a_320_px_phone(engine, table, where):

@@ -60,7 +60,7 @@ function apply(state) {
   renderSetup(app);
   refreshCard();
   refreshVictory();
-  if (location.hash.startsWith("#log")) { refreshLog(state.scene); refreshBookmarks(); }
+  if (location.hash.startsWith("#log")) { refreshLog(); refreshBookmarks(); }
 }
 
 // What an open card's answers depend on: where the models stand, the terrain, the rulings, the phase.
@@ -510,7 +510,7 @@ function route() {
     a.classList.toggle("on", on);
     if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
-  if (view === "log") { refreshLog(app.state?.scene); refreshBookmarks(); }
+  if (view === "log") { refreshLog(); refreshBookmarks(); }
   if (view === "replay") openReplay(app, Number(sub) || null);
   showSetup(view === "setup" ? sub || "camera" : null, app);
 }
