@@ -23,7 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                             "table with mock hardware playing a scripted demo game.")
     run.add_argument("--demo", action="store_true", help="synthetic camera, mock hardware, scripted game")
     run.add_argument("--config", help="table config (TOML); default firmware_cfg/table.toml")
-    run.add_argument("--scene", help="scene to start a new game with (when there is no game to resume)")
+    run.add_argument("--scene", help="start this scene as a new game (the log's earlier games stay in it, "
+                                      "to resume or replay); without it the table resumes the log's game")
     run.add_argument("--host", help="web panel address (default from [web] host)")
     run.add_argument("--port", type=int, help="web panel port, 1-65535 (default from [web] port)")
     run.add_argument("--no-web", action="store_true", help="run without the web panel")

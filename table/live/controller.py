@@ -119,7 +119,7 @@ class TableController:
 
     def __init__(self, config: Config, *, hardware: TableHardware, layout: LedLayout, log_: GameLog,
                  pipeline: Pipeline | None, open_source: SourceOpener | None = None,
-                 scene: Scene | None = None,
+                 scene: Scene | None = None, new_game: bool = False,
                  seed: int | None = None, clock: Callable[[], float] = time.monotonic,
                  backoff: tuple[float, float] = (0.5, 10.0)):
         self.config, self.hw, self.layout, self.gamelog = config, hardware, layout, log_
@@ -154,7 +154,7 @@ class TableController:
             self.bookmarks.store.sweep()
         self.buttons = ButtonActions(self)
         hardware.on_button(self.buttons.pressed)
-        self._resume_or_start(scene)
+        self._resume_or_start(scene, fresh=new_game)
         with self._lock:
             self._refresh(report_now=True)
         self._background.settle()

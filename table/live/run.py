@@ -157,6 +157,8 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
                 open_source: SourceOpener | None = None, first_event: dict[str, Any] | None = None,
                 mqtt: Any = None) -> Table:
     """Every part of a table, wired; `demo` uses mock hardware, the synthetic camera and the director.
+    `scene_path` starts that scene as a new game (the log's games stay in it); without it the table
+    resumes the log's current game, else starts `[game] scene` (the demo's with `demo`).
     With `first_event` (a replay) there is no camera at all. `mqtt` (MqttSettings) adds the link
     that publishes the table to a broker."""
     layout = load_layout(config.path("hardware", "led_layout"))
@@ -191,7 +193,8 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
             open_source = lambda: source  # noqa: E731  (the same synthetic camera after a "failure")
         pipeline = _pipeline(config, remote) if first_event is None else None
         controller = TableController(config, hardware=hardware, layout=layout, log_=gamelog,
-                                     pipeline=pipeline, open_source=open_source, scene=scene)
+                                     pipeline=pipeline, open_source=open_source, scene=scene,
+                                     new_game=bool(scene_path) and first_event is None)
     except BaseException:
         gamelog.close()
         hardware.close()

@@ -1,0 +1,50 @@
+"""`smarttable run --scene FILE` on a log that already holds a game starts that scene as a new game; it
+never resumes the old one in its place, and a scene it cannot read exits 2 with one line, the log as it
+was (issue 23: `run --demo --scene tests/data/hex_skirmish/battle.json` used to resume the old Synaptik
+game). The real command, as a process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.live.live_fakes import ROOT
+
+SMARTTABLE = [sys.executable, "-m", "table.cli"]
+BATTLE = ROOT / "tests" / "data" / "hex_skirmish" / "battle.json"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*SMARTTABLE, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def games(log: Path) -> list[dict]:
+    done = run("log", "games", "--log", str(log))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["games"]
+
+
+def test_a_scene_on_an_existing_log_starts_a_new_game_and_a_bad_one_says_why(tmp_path):
+    log = tmp_path / "game.sqlite3"
+    table = ("run", "--demo", "--no-web", "--duration", "1", "--log", str(log))
+    first = run(*table)
+    assert first.returncode == 0, first.stderr
+    assert [g["ruleset"] for g in games(log)] == ["synaptik"]       # the demo's own game
+
+    chosen = run(*table, "--scene", str(BATTLE))
+    assert chosen.returncode == 0, chosen.stderr
+    assert json.loads(chosen.stdout)["game"] == 2
+    assert [(g["game"], g["ruleset"]) for g in games(log)] == [(1, "synaptik"), (2, "hex_skirmish")]
+
+    again = run(*table)                        # no --scene: the log's current game goes on
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["game"] == 2 and len(games(log)) == 2
+
+    broken = tmp_path / "broken.json"
+    broken.write_text(BATTLE.read_text(encoding="utf-8").replace('"units"', '"unit"', 1), encoding="utf-8")
+    refused = run(*table, "--scene", str(broken))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert len(refused.stderr.splitlines()) == 1 and str(broken) in refused.stderr, refused.stderr
+    assert len(games(log)) == 2
