@@ -8,7 +8,7 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions = log.add_subparsers(dest="action", required=True, metavar="ACTION")
     export = actions.add_parser("export", help="write a game's events as JSON lines")
     export.add_argument("--config")
-    export.add_argument("--log", help="game log file")
+    export.add_argument("--log", help="game log file (default: [log] path, or the demo's log beside it "
+                                      "when only it is there or it was written last)")
     export.add_argument("--game", type=int, help="game number (default: the newest)")
     export.add_argument("--out", help="file to write (default: standard output)")
     export.set_defaults(handler=log_export)
@@ -84,6 +85,16 @@ def _log_path(config: Config, given: str | None, demo: bool = False) -> Path:
         return Path(given)
     path = config.path("log", "path")
     return path.with_name(path.stem + "-demo" + path.suffix) if demo else path
+
+
+def _found_log(config: Config, given: str | None, wanted: Callable[[Path], bool] = Path.exists) -> Path:
+    """The log a reading command means: --log, else the table's (`[log] path`) or the demo's, whichever
+    `wanted` finds, the one written last when both (so `log export` after `run --demo` needs no --log);
+    the table's when neither, for the message."""
+    if given:
+        return Path(given)
+    found = [p for p in (_log_path(config, None), _log_path(config, None, demo=True)) if wanted(p)]
+    return max(found, key=lambda p: p.stat().st_mtime) if found else _log_path(config, None)
 
 
 def run_table(args: argparse.Namespace) -> Any:
@@ -227,7 +238,8 @@ def _bookmarks(args: argparse.Namespace) -> Any:
     from table.live.bookmarks import Bookmarks
     from table.live.gamelog import GameLog
 
-    path = _log_path(load_config(args.config), args.log)
+    path = _found_log(load_config(args.config), args.log,
+                      lambda p: p.exists() and (folder_beside(p) or p).is_dir())
     folder = folder_beside(path)
     if folder is None or not folder.is_dir():
         raise ConfigError(f"{folder or path}: no bookmarks here")
@@ -267,7 +279,7 @@ def _existing_log(args: argparse.Namespace) -> Iterator[tuple[Path, Any]]:
     """The game log named by --config/--log, opened; a missing log is the user's mistake."""
     from table.live.gamelog import GameLog
 
-    path = _log_path(load_config(args.config), args.log)
+    path = _found_log(load_config(args.config), args.log)
     if not path.exists():
         raise ConfigError(f"{path}: no game log here")
     gamelog = GameLog(path)

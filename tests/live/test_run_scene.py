@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from table.config import CONFIG_DIR
 from tests.live.live_fakes import ROOT
 
 SMARTTABLE = [sys.executable, "-m", "table.cli"]
@@ -48,3 +49,23 @@ def test_a_scene_on_an_existing_log_starts_a_new_game_and_a_bad_one_says_why(tmp
     assert refused.returncode == 2 and refused.stdout == ""
     assert len(refused.stderr.splitlines()) == 1 and str(broken) in refused.stderr, refused.stderr
     assert len(games(log)) == 2
+
+
+def test_log_export_finds_the_demos_log_without_being_told(tmp_path):
+    """`run --demo` writes `<[log] path>-demo`; `log export` and `log games` with no --log read it when
+    the table's own log is not there (README's Commands: `smarttable log export --out game.jsonl`)."""
+    config = tmp_path / "table.toml"
+    config.write_text(f'[log]\npath = "game.sqlite3"\n[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
+                      f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n', encoding="utf-8")
+    missing = run("log", "export", "--config", str(config))
+    assert missing.returncode == 2 and missing.stderr.strip().endswith("game.sqlite3: no game log here")
+    demo = run("run", "--demo", "--no-web", "--duration", "1", "--config", str(config))
+    assert demo.returncode == 0, demo.stderr
+    listed = run("log", "games", "--config", str(config))
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout)["log"] == str(tmp_path / "game-demo.sqlite3")
+    out = tmp_path / "game.jsonl"
+    exported = run("log", "export", "--config", str(config), "--out", str(out))
+    assert exported.returncode == 0, exported.stderr
+    first = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    assert (first["kind"], first["scene"]["ruleset"]) == ("game_start", "synaptik")
