@@ -243,6 +243,29 @@ def test_the_log_tab_tells_each_event_in_the_replays_own_sentence(engine, table)
         assert shown == [e["summary"] for e in reversed(replay)]
 
 
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_bases_are_drawn_at_their_true_size_and_still_take_a_thumb(engine, table):
+    """Bases were drawn at least 1.5" across, about twice a 20 mm base: a squad 0.9" apart looked like
+    overlapping blobs. Each base is its own size on screen; a tap 18 px from a small base's centre picks it."""
+    controller, _, _, server = table
+    with engine.open(server.url + "/", PHONE) as page:
+        page.wait("() => !!document.querySelector('[data-model]')")
+        px_per_inch = page.boxes("#board")[0]["width"] / controller.state.scene.board.width
+        for model in controller.state.scene.models:                      # across, on screen, whatever its facing
+            across = page.js(DRAWN_ACROSS, model.id)
+            assert across / px_per_inch == pytest.approx(model.base.width_mm / 25.4, abs=0.02), model.id
+        one, two = (page.boxes(f"[data-model='{m}'] circle.base")[0] for m in ("rifles-1", "rifles-2"))
+        assert one["x"] + one["width"] < two["x"]                        # 0.9" apart: two bases, not one blob
+        x, y = page.js(TO_SCREEN, "sniper-1")                           # a 25 mm base alone
+        assert page.js(DRAWN_ACROSS, "sniper-1") / 2 < 8
+        page.tap_at(x, y + 18)                                            # in the 44 px target, off the base
+        page.wait_text("#info", "Sniper")
+
+
+DRAWN_ACROSS = """(id) => { const base = document.querySelector(`[data-model='${id}'] circle.base`);
+  const m = base.getScreenCTM(); return base.getBBox().width * Math.hypot(m.a, m.b); }"""
+
+
 @pytest.mark.parametrize("where", ["#board", "#dice", "#log", "#replay", "#setup/camera", "#setup/terrain",
                                    "#setup/roster", "#setup/settings", "#setup/leds"])
 def test_every_page_fits_a_320_px_phone(engine, table, where):

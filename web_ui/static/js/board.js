@@ -76,10 +76,10 @@ function drawModel(group, scene, model, view, scale) {
   if (view.warnUnits?.has(model.unit)) classes.push("warn");
   const g = s("g", { class: classes.join(" "), "data-model": model.id,
                       transform: `translate(${model.x} ${model.y}) rotate(${model.heading || 0})` });
-  const r = Math.max(modelRadius(model), 0.75 * scale);
+  const r = modelRadius(model);       // the base at its true size: a tap finds it within 44 px (modelsNear)
   const base = model.base || {};
   if (base.shape === "rect" || base.shape === "oval") {
-    const w = Math.max(base.width_mm * MM, 1.5 * scale), d = Math.max(base.depth_mm * MM, 1.5 * scale);
+    const w = base.width_mm * MM, d = base.depth_mm * MM;
     const shape = base.shape === "oval" ? s("ellipse", { rx: d / 2, ry: w / 2 })
                                         : s("rect", { x: -d / 2, y: -w / 2, width: d, height: w });
     shape.setAttribute("class", "base"); shape.setAttribute("fill", playerColour(scene, unit.player));
@@ -181,7 +181,7 @@ function drawUnitLabels(svg, scene, models, view, scale) {
     const text = `${unit.name || unitId}${unit.player != null ? ` · ${unit.player}` : ""}`;   // the player in text too
     const w = text.length * 0.6 * size, h = size;
     const xs = ms.map((m) => m.x), ys = ms.map((m) => m.y);
-    const pad = Math.max(...ms.map((m) => Math.max(modelRadius(m), 0.75 * scale))) + 0.65 * scale;   // past the rings
+    const pad = Math.max(...ms.map(modelRadius)) + 0.65 * scale;                        // past the rings
     const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
     const spots = [[cx, Math.min(...ys) - pad - 0.2 * h], [cx, Math.max(...ys) + pad + h],
                    [Math.max(...xs) + pad + w / 2, cy + h / 3], [Math.min(...xs) - pad - w / 2, cy + h / 3]];
