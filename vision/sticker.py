@@ -4,9 +4,9 @@ A disc a little smaller than the base's top (`diameter_mm`: the base less 3 mm, 
 bevelled rim). From the middle out, as shares of its radius:
 
 - 0-0.50 white: the model's feet stand here (a thin tick points where the model faces);
-- 0.50-0.62 a solid black locator ring, and 0.62-0.70 white: the reader fits the ring's two edges,
+- 0.50-0.60 a solid black locator ring, and 0.60-0.72 white: the reader fits the ring's two edges,
   circles of known radius, from whatever arcs the model leaves visible, for the base's centre;
-- 0.70-0.85 and 0.85-1.00 the code: 31 cells round the ring, each black or white in each of the two
+- 0.72-0.86 and 0.86-1.00 the code: 31 cells round the ring, each black or white in each of the two
   bands, a cyclic code with distance 15 (vision/ringcode.py) read from the visible cells; its turn
   is the model's facing, measured to a fraction of a cell from the cells' edges.
 
@@ -28,9 +28,9 @@ from vision import ringcode
 
 RIM_MM = 3.0  # the sticker is the base less this across (it sits inside a bevelled rim)
 TYPICAL_BASE_HEIGHT_MM = 3.0  # where a sticker lies when the config does not say: a moulded base's top
-RING = (0.50, 0.62)  # the locator ring's inner and outer edges, shares of the sticker's radius
-GAP = 0.70  # the white gap outside the ring ends here; the code's inner band starts
-BANDS = ((0.70, 0.85), (0.85, 1.00))  # the code's inner and outer bands
+RING = (0.50, 0.60)  # the locator ring's inner and outer edges, shares of the sticker's radius
+GAP = 0.72  # the white gap outside the ring ends here; the code's inner band starts
+BANDS = ((0.72, 0.86), (0.86, 1.00))  # the code's inner and outer bands
 TICK = (0.28, 0.44)  # the facing tick, in the white middle
 SMALLEST_BASE_MM = 20.0
 WHITE = 255

@@ -35,6 +35,7 @@ BIN = 2  # pixels: the votes' bins
 RAYS = 360
 CODE_SAMPLES = 720  # angles round the code bands
 FIRST_LOOK = 0.35  # share of rays where the ring shows for a full look (true stickers under models: 0.58+)
+SEARCH_MM = 2.0  # how far from its candidate the ring's pattern is looked for
 MIN_EDGES = 60  # ring edges (of 2 x RAYS) needed for a fit
 FIT_TOLERANCE = 0.08  # share of the ring's width: an edge farther off the fitted circle is an outlier
 MIN_VISIBLE = 10.0  # cells' worth of confidence needed to decode
@@ -201,10 +202,46 @@ def looks_like_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre:
     return float(np.mean(v[1] - v[0] > 30)) >= FIRST_LOOK
 
 
+def match_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> np.ndarray:
+    """The centre (board inches) within SEARCH_MM of `centre` where the frame, resampled on the board,
+    best matches the ring between its white sides (normalised correlation): a candidate's votes can
+    lean towards the model's own round edges, the whole ring's pattern does not."""
+    rho = sticker.radius_mm
+    step = rho / 55  # mm a sample
+    half_t = int(math.ceil(GAP * rho / step))
+    half_p = half_t + int(math.ceil(SEARCH_MM / step))
+    axis = np.arange(-half_p, half_p + 1) * step
+    x, y = np.meshgrid(axis, axis)
+    pts = centre + np.column_stack([x.ravel(), y.ravel()]) / MM_PER_INCH
+    px = view.to_image(pts).astype(np.float32)
+    patch = cv2.remap(grey, px[:, 0].reshape(x.shape), px[:, 1].reshape(x.shape), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    r = np.hypot(*np.meshgrid(np.arange(-half_t, half_t + 1) * step, np.arange(-half_t, half_t + 1) * step))
+    template = np.zeros(r.shape, np.float32)
+    template[(r >= RING[0] * rho) & (r < RING[1] * rho)] = -1.0
+    template[(r >= RING[1] * rho) & (r < GAP * rho)] = 1.0  # not the white inside: the feet stand there
+    mask = (template != 0).astype(np.float32)
+    score = cv2.matchTemplate(patch, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    _, _, _, (bx, by) = cv2.minMaxLoc(score)
+    offset = np.array([bx + _vertex(score[by, max(bx - 1, 0):bx + 2]),
+                       by + _vertex(score[max(by - 1, 0):by + 2, bx])]) - (half_p - half_t)
+    return centre + offset * step / MM_PER_INCH
+
+
+def _vertex(values: np.ndarray) -> float:
+    """Sub-sample offset of a peak from its two neighbours (parabola), 0 at an edge of the search."""
+    if len(values) < 3:
+        return 0.0
+    a, b, c = (float(v) for v in values)
+    denom = a - 2 * b + c
+    return 0.0 if abs(denom) < 1e-9 else float(np.clip(0.5 * (a - c) / denom, -0.5, 0.5))
+
+
 def fit_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> RingFit | None:
     """The locator ring near `centre` (board inches), or None."""
     if not looks_like_ring(grey, view, sticker, centre):
         return None
+    centre = match_ring(grey, view, sticker, centre)
     rho = sticker.radius_mm
     r1, r2 = RING[0] * rho, RING[1] * rho
     width = r2 - r1
@@ -221,8 +258,11 @@ def fit_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.nda
             return None
         e1 = _crossings(prof, radii, (r1 - 0.45 * width, r1 + 0.45 * width), (inside + dark) / 2)
         e2 = _crossings(prof, radii, (r2 - 0.45 * width, r2 + 0.45 * width), (outside + dark) / 2)
-        ok1 = (inside - dark > 0.5 * contrast) & np.isfinite(e1)
         ok2 = (outside - dark > 0.5 * contrast) & np.isfinite(e2)
+        # the inner edge borders the feet: a dark model merges with the ring there, so it counts only
+        # beside an outer edge the ring's width away
+        ok1 = (inside - dark > 0.5 * contrast) & np.isfinite(e1) & ok2
+        ok1 &= np.abs(np.where(ok1, e2 - e1, 0) - width) < 0.25 * width
         if ok1.sum() + ok2.sum() < MIN_EDGES:
             return None
         # r_edge = r_k + dx cos + dy sin: least squares, twice without the outliers
@@ -256,25 +296,28 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
     rho = sticker.radius_mm
     centre = ring.centre
     angles = np.linspace(0, 2 * math.pi, CODE_SAMPLES, endpoint=False)
-    levels = _sample(grey, view, centre, np.array([0.56, GAP - 0.03]) * rho, angles)
-    black = float(np.percentile(levels[0], 25))
-    white = float(np.percentile(levels[1], 75))
-    if white - black < 30:
-        return None
-    bands = []
+    ring_seen = ring.seen[(np.arange(CODE_SAMPLES) * RAYS) // CODE_SAMPLES]
+    raw = []
     for lo, hi in BANDS:
         radii = np.linspace(lo + 0.2 * (hi - lo), hi - 0.2 * (hi - lo), 3) * rho
-        bands.append((_sample(grey, view, centre, radii, angles) - black) / (white - black))
+        raw.append(_sample(grey, view, centre, radii, angles))
+    # black: the ring where it shows; white: the code's white cells there (the thin gap is greyed by blur)
+    dark = _sample(grey, view, centre, np.array([(RING[0] + RING[1]) / 2]) * rho, angles)[0]
+    shown = ring_seen if ring_seen.sum() >= 8 else np.ones(CODE_SAMPLES, bool)
+    black = float(np.percentile(dark[shown], 25))
+    white = float(np.percentile(np.concatenate([b[:, shown].ravel() for b in raw]), 85))
+    if white - black < 30:
+        return None
+    bands = [(b - black) / (white - black) for b in raw]
     delta = 2 * math.pi / ringcode.CELLS
-    ring_seen = ring.seen[(np.arange(CODE_SAMPLES) * RAYS) // CODE_SAMPLES].astype(np.float64)
-    weight_at = ring_seen
+    weight_at = ring_seen.astype(np.float64)
     phase = 0.0
     for _ in range(2):
         # the cells' edges: where the bands change along the ring, at multiples of a cell from the phase
         change = sum(np.abs(np.roll(b.mean(axis=0), -1) - np.roll(b.mean(axis=0), 1)) for b in bands)
         z = np.sum(change * weight_at * np.exp(1j * ringcode.CELLS * angles))
         phase = (math.atan2(z.imag, z.real) / ringcode.CELLS) % delta
-        symbols, weights, weight_at = _cells(bands, angles, phase, delta, ring_seen)
+        symbols, weights, weight_at = _cells(bands, angles, phase, delta, ring_seen.astype(np.float64))
     got = ringcode.decode(symbols, weights)
     if got is None:
         return None
