@@ -100,6 +100,11 @@ class VisionSetup:
         return self.model_height_mm or TYPICAL_BASE_HEIGHT_MM
 
     @property
+    def marker_extent_mm(self) -> float:
+        """The largest model marker across: the printed square, or the biggest ring sticker."""
+        return max([self.model_size_mm, *(s.diameter_mm for s in self.sticker_sizes)])
+
+    @property
     def sticker_sizes(self) -> tuple[Sticker, ...]:
         return tuple(Sticker(b) for b in sorted(set(self.stickers.values())))
 

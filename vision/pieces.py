@@ -8,7 +8,7 @@ and refine everything found in one go.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -20,15 +20,18 @@ from vision.detect import Detection, MarkerDetector
 class PieceDetector(MarkerDetector):
     """A MarkerDetector that also searches a list of pieces until a deadline (`detect_pieces`)."""
 
-    def detect_pieces(self, grey: np.ndarray, pieces: Iterable[Box], deadline: Deadline
+    def detect_pieces(self, grey: np.ndarray, pieces: Iterable[Box], deadline: Deadline,
+                      also: Callable[[np.ndarray, Box], list[Detection]] | None = None
                       ) -> tuple[list[Detection], list[np.ndarray], list[Box]]:
         """(markers, rejected quads, the pieces searched): the pieces in order (taken from the
         iterable only when there is time) while the deadline allows, the first always; a marker
-        found in two overlapping pieces counts once."""
+        found in two overlapping pieces counts once. `also` finds more in each piece (ring
+        stickers), within the same deadline."""
         quads: list[np.ndarray] = []
         ids: list[int] = []
         rejects: list[np.ndarray] = []
         searched: list[Box] = []
+        more: list[Detection] = []
         todo = iter(pieces)
         while deadline.left():
             piece = next(todo, None)
@@ -44,7 +47,10 @@ class PieceDetector(MarkerDetector):
                     quads.append(quad)
                     ids.append(marker_id)
             rejects += [q + shift for q in rejected]
-        return self._finish(grey, quads, ids), rejects, searched
+            if also is not None:
+                more += [d for d in also(grey, piece) if not _seen(d.corners, d.id, [m.corners for m in more],
+                                                                    [m.id for m in more])]
+        return self._finish(grey, quads, ids) + more, rejects, searched
 
 
 def _seen(quad: np.ndarray, marker_id: int, quads: list[np.ndarray], ids: list[int]) -> bool:

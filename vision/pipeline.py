@@ -35,6 +35,7 @@ from vision.locate import (
     calibrate_frame,
     detect_all,
     detect_frame,
+    find_stickers,
     learn_lens,
     lens_state,
     missing_corner_warning,
@@ -171,8 +172,15 @@ class VisionPipeline:
                 self.stats.lens_fits += 1
 
     def _side_px(self) -> float:
+        """The largest model marker's side in pixels (a ring sticker's diameter)."""
         assert self.calibration is not None
-        return self.setup.model_size_mm / MM_PER_INCH * self.calibration.px_per_inch
+        return self.setup.marker_extent_mm / MM_PER_INCH * self.calibration.px_per_inch
+
+    def _stickers_in(self, grey: np.ndarray, box: Box) -> list[Detection]:
+        """The ring stickers in one piece of the frame (none unless the config has them)."""
+        if not self.setup.stickers or self.calibration is None:
+            return []
+        return find_stickers(grey, self.setup, self.calibration, [box])
 
     def _watch_removals(self, sightings: Mapping[int, Sighting], changed: list[Box] | None,
                         looked_at: Callable[[int], bool]) -> None:
@@ -249,10 +257,16 @@ class VisionPipeline:
         self._recovery.update(missing, changed_here, tracked, side, grey.shape)
         before = self._recovery.looks_taken
         deadline = Deadline(RECOVERY_SHARE * self.frame_budget_s)
-        found = self._recovery.step(grey, self._detector, deadline, hidden)
+        found = self._recovery.step(grey, self._detector, deadline, hidden, self._sticker_look)
         self.stats.recovery_looks += self._recovery.looks_taken - before
         self.timings.recovery = time.process_time() - started
         return found
+
+    def _sticker_look(self, marker_id: int, grey: np.ndarray, region: Box) -> list[Detection] | None:
+        """The recovery search's look for a ring sticker (None: the marker is not one)."""
+        if marker_id not in self.setup.stickers:
+            return None
+        return self._stickers_in(grey, region)
 
     def _adopt(self, calibration: Calibration | None, grey: np.ndarray) -> None:
         """Take a calibration: detection settings for its scale, the sweep, and the whole frame to
@@ -285,12 +299,13 @@ class VisionPipeline:
                   for p in split_box(box, int(PIECE_SIDES * side), overlap)]
         self._corner_check = False
         deadline = Deadline(DETECT_SHARE * self.frame_budget_s)
-        found, rejects, searched = self._detector.detect_pieces(grey, pieces, deadline)
+        found, rejects, searched = self._detector.detect_pieces(grey, pieces, deadline, self._stickers_in)
         self._carried = pieces[len(searched):]
         self.stats.deferred += len(self._carried)
         found += self._second_pass(grey, rejects, found)
         if not self._carried:  # the sweep, with what is left (all of it on a quiet frame)
-            more, rejects, tiles = self._detector.detect_pieces(grey, self._sweep_tiles(), deadline)
+            more, rejects, tiles = self._detector.detect_pieces(grey, self._sweep_tiles(), deadline,
+                                                                self._stickers_in)
             found += new_detections(more, found)
             searched += tiles
             found += self._second_pass(grey, rejects, found)

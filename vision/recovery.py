@@ -78,10 +78,13 @@ class Recovery:
             self._searches.pop(marker_id, None)
 
     def step(self, grey: np.ndarray, detector: MarkerDetector, deadline: Deadline,
-             covered: Callable[[int], bool]) -> list[Detection]:
+             covered: Callable[[int], bool],
+             sticker_look: Callable[[int, np.ndarray, Box], list[Detection] | None] | None = None
+             ) -> list[Detection]:
         """Take looks (one per marker in turn, the one served longest ago first; its regions nearest
         its last place first, each with the plain look, then sharpened, then flattened) until the
-        deadline; markers whose place is covered wait. Returns what was found of them."""
+        deadline; markers whose place is covered wait. A ring sticker (`sticker_look` answers for
+        it) takes one look a region, its own. Returns what was found of them."""
         waiting = [i for i in self.searching() if not covered(i)]
         found: list[Detection] = []
         while waiting and deadline.left():
@@ -90,7 +93,12 @@ class Recovery:
             todo = self._searches[marker_id]
             region, (dense, sharpen, flatten) = todo.pop(0)
             self.looks_taken += 1
-            hits, _ = detector.detect(grey, [region], dense=dense, sharpen=sharpen, flatten=flatten)
+            own = None if sticker_look is None else sticker_look(marker_id, grey, region)
+            if own is not None:
+                todo[:] = [t for t in todo if t[0] != region]  # one look a region: the others are alike
+                hits = own
+            else:
+                hits, _ = detector.detect(grey, [region], dense=dense, sharpen=sharpen, flatten=flatten)
             hits = [d for d in hits if d.id == marker_id]
             if hits:
                 found += new_detections(hits, found)

@@ -24,8 +24,8 @@ from table.plugins import CAMERAS
 from vision.camera import PinholeCamera
 from vision.cvcompat import quiet_opencv
 from vision.planner import simulated_camera
-from vision.synthetic import Renderer, RenderOptions
-from vision.synthetic_scene import SyntheticScene
+from vision.synthetic import Renderer, RenderOptions, sticker_tiles
+from vision.synthetic_scene import SyntheticScene, config_stickers
 from vision.types import Frame, FrameSource
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".pgm")
@@ -162,7 +162,7 @@ class SyntheticSource:
         # the demo camera: gentle noise, clutter but no decoys (they only add warnings to the panel)
         options = options or RenderOptions(dictionary=markers.dictionary, supersample=2, noise_sigma=1.0,
                                            blur_sigma=0.5, decoys=0)
-        self.renderer = Renderer(self.camera, scene.board, options)
+        self.renderer = Renderer(self.camera, scene.board, options, sticker_tiles(config_stickers(config)))
         self.corner_ids = frozenset(int(k) for k in {**markers.corners, **markers.edges})
         self._scene = scene
         self._script: Iterator[SyntheticScene] | None = None

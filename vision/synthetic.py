@@ -21,6 +21,7 @@ import numpy as np
 from vision.camera import PinholeCamera
 from vision.detect import get_dictionary
 from vision.miniature import trace
+from vision.sticker import Sticker, sticker_image
 from vision.synthetic_scene import Hand, SceneMarker, SyntheticScene
 
 MM_PER_INCH = 25.4
@@ -287,6 +288,16 @@ def base_outline(marker: SceneMarker, z: float, points: int = 72) -> np.ndarray:
     x = marker.x + along * math.cos(h) - across * math.sin(h)
     y = marker.y + along * math.sin(h) + across * math.cos(h)
     return np.column_stack([x, y, np.full(points, z)])
+
+
+def sticker_tiles(stickers: dict[int, float], dpi: int = 300) -> dict[int, Tile]:
+    """The ring stickers' images (id -> base mm) as the renderer's tiles, printed at `dpi`."""
+    out = {}
+    for marker_id, base in stickers.items():
+        sticker = Sticker(base)
+        px = int(round(sticker.diameter_mm / MM_PER_INCH * dpi))
+        out[marker_id] = Tile(sticker_image(marker_id, sticker, px), sticker.diameter_mm)
+    return out
 
 
 def warp_plane(camera: PinholeCamera, texture: np.ndarray, ppi: float, border: int = 0, step: int = 8

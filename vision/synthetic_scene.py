@@ -13,8 +13,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from table.config import Config
+from table.config_schema import id_ranges
 from table.scene import Scene
 from vision.miniature import Figure, figures_for_base
+from vision.sticker import TYPICAL_BASE_HEIGHT_MM
 
 MM_PER_INCH = 25.4
 
@@ -77,18 +79,32 @@ def corner_markers(config: Config) -> tuple[SceneMarker, ...]:
                  for k, v in points.items())
 
 
+def config_stickers(config: Config) -> dict[int, float]:
+    """`[markers] stickers` as ring sticker id -> base mm."""
+    return {i: float(b) for b, ids in config.markers.stickers.items() for i in id_ranges(ids)}
+
+
 def from_scene(scene: Scene, config: Config) -> SyntheticScene:
     """Corner markers from the config plus one marker per model that has one (position, heading,
-    base). A model's marker height is its `marker_height_mm` field, else `markers.model_height_mm`."""
+    base). A model's marker height is its `marker_height_mm` field, else `markers.model_height_mm`.
+    A model on a ring sticker (`[markers] stickers`) stands on a solid base, a miniature on it (the
+    sticker's image comes from the renderer's tiles: vision.synthetic.sticker_tiles)."""
     markers = config.markers
+    stickers = config_stickers(config)
     models = []
     for model in scene.models:
         if model.marker is None or model.x is None or model.y is None:
             continue
-        height_mm = float(model.extra.get("marker_height_mm", markers.model_height_mm))
-        models.append(SceneMarker(model.marker, model.x, model.y, model.heading,
-                                  float(markers.model_size_mm), height_mm / MM_PER_INCH,
-                                  model.base.width_mm))
+        base = stickers.get(model.marker)
+        default_mm = (markers.model_height_mm or TYPICAL_BASE_HEIGHT_MM) if base else markers.model_height_mm
+        height_mm = float(model.extra.get("marker_height_mm", default_mm))
+        marker = SceneMarker(model.marker, model.x, model.y, model.heading, float(markers.model_size_mm),
+                             height_mm / MM_PER_INCH, model.base.width_mm)
+        if base:
+            rng = random.Random(model.marker)
+            marker = replace(marker, base_mm=base, base_shape="circle", base_grey=rng.uniform(30, 150),
+                             figures=figures_for_base(base, rng))
+        models.append(marker)
     board = (scene.board.width, scene.board.height)
     return SyntheticScene(board, corner_markers(config) + tuple(models))
 
