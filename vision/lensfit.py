@@ -36,6 +36,7 @@ MIN_PX = 0.01  # the corner noise is never taken as less than this (px)
 START_PX = 0.1  # the corner noise assumed for the first solve, before the residuals tell
 OUTLIER_PX = 0.5  # a model marker whose corners miss by more than this (RMS) and 5 times the median
 OUTLIER_SIGMAS = 5.0  # marker's is dropped
+FAILED_PX = 5.0  # a fit leaving the corners this far off (RMS) found no lens: the lens is assumed
 LENS = 5  # log focal, cx, cy, k1, k2
 GLOBAL = 6 + LENS + 1  # pose, lens, the model markers' log scale
 _TEMPLATE = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
@@ -303,6 +304,8 @@ def fit_lens(known_px: np.ndarray, known_board: np.ndarray, model_px: Sequence[n
     except np.linalg.LinAlgError:
         return None
     rms = float(np.sqrt(np.mean(np.sum(residual ** 2, axis=1))))
+    if rms > FAILED_PX:  # no lens explains these corners: not a fit
+        return None
     return LensFit(p[6:11].copy(), covariance, problem.f0, image_size, rms, problem.m, len(known_px))
 
 

@@ -260,12 +260,27 @@ def learn_lens(detections: Sequence[Detection], setup: VisionSetup, calibration:
     markers' corners and every model marker whose size fits, or, with fewer than MIN_LENS_MARKERS of
     them, through the prior lens (assumed). A lens from `calibrate-lens` is kept as it is."""
     size = (image_shape[1], image_shape[0])
-    chosen = [d for d in detections if d.id in calibration.used]
+    chosen = used_detections(detections, setup, calibration)
     if calibration.intrinsics is not None and calibration.lens == "calibrated":
         return check_lens(detections, setup, calibration, chosen, size)
     focal = setup.focal_guess(calibration, size)
     fit = estimate_lens(detections, setup, calibration, chosen, size, focal)
     return calibration_with_lens(chosen, setup, size, fit) or calibration
+
+
+def used_detections(detections: Sequence[Detection], setup: VisionSetup,
+                    calibration: Calibration) -> list[Detection]:
+    """One detection of each calibration marker the calibration used: of an id seen twice (a decoy, a
+    second print), the one nearest its configured place."""
+    best: dict[int, tuple[float, Detection]] = {}
+    for d in detections:
+        if d.id not in calibration.used:
+            continue
+        x, y, _, _ = calibration.marker_on_board(d)
+        off = math.dist((x, y), setup.calibration_points[d.id])
+        if d.id not in best or off < best[d.id][0]:
+            best[d.id] = (off, d)
+    return [best[i][1] for i in sorted(best)]
 
 
 def check_lens(detections: Sequence[Detection], setup: VisionSetup, calibration: Calibration,

@@ -42,6 +42,7 @@ from vision.locate import (
     new_detections,
     place_markers,
     plausible_candidates,
+    used_detections,
 )
 from vision.pieces import PieceDetector
 from vision.recovery import Recovery
@@ -163,7 +164,7 @@ class VisionPipeline:
         assert self.calibration is not None
         if self.calibration.lens == "calibrated":
             return
-        corners = [d for d in detections if d.id in self.calibration.used]
+        corners = used_detections(detections, self.setup, self.calibration)
         self.lens.observe(corners, [m.detection for m in placed])
         if self.lens.due():
             refined = self.lens.fit(self.setup, self.calibration, image_shape)

@@ -177,6 +177,19 @@ def test_a_stray_copy_of_a_corner_marker_does_not_spoil_calibration(config):
     assert pos.max() < 0.015
 
 
+def test_a_stray_copy_of_a_corner_marker_does_not_spoil_the_lens_the_board_shows(config):
+    # found by bench/bench_lens.py: the lens fit took both copies of the id as corner-marker corners, and
+    # fitted a lens hundreds of pixels off (3" errors)
+    cam = camera()
+    stray = SceneMarker(2, 8.0, 15.0, 0.0, 30.0)  # corner marker 2's id, smaller, elsewhere: 2 is kept
+    result = locate(render(cam, scene(config, models() + (stray,))), VisionSetup.from_config(config))
+    fit = result.calibration.lens_fit
+    assert result.calibration.lens == "estimated" and fit.rms_px < 0.2
+    assert 2 in result.calibration.used and fit.corners == 16  # one copy of each corner marker
+    pos, _ = errors(result, models())
+    assert pos.max() < 0.015
+
+
 def test_edge_markers_join_the_calibration(config):
     doc = {"board": {"width": 24.0, "height": 24.0},
            "markers": {"corner_size_mm": 40, "model_size_mm": 20,
