@@ -1,7 +1,9 @@
 // Set-up pages: camera and calibration, terrain editor, roster and marker sheets, settings, LED strip.
 import { attempt, el, getJSON, send } from "./api.js";
-import { boardPoint, drawBoard, s } from "./board.js";
+import { boardPoint, drawBoard, hexLayout, s } from "./board.js";
 import { renderCameraSummary } from "./camera.js";
+import { renderArmy, setupArmy } from "./army.js";
+import { renderGames, rulesets as systems, setupGames } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
 const TRAITS = ["light_cover", "heavy_cover", "difficult", "impassable", "road", "elevated", "flat",
@@ -11,16 +13,22 @@ let rulesets = null;
 
 export function showSetup(sub, app) {
   editor.sub = sub;
-  for (const name of ["camera", "terrain", "roster", "settings", "leds"]) $(`setup-${name}`).hidden = name !== sub;
-  for (const a of document.querySelectorAll(".subtabs a")) a.classList.toggle("on", a.hash === `#setup/${sub}`);
+  for (const name of ["game", "army", "camera", "terrain", "roster", "settings", "leds"]) $(`setup-${name}`).hidden = name !== sub;
+  for (const a of document.querySelectorAll(".subtabs a")) {
+    a.classList.toggle("on", a.hash === `#setup/${sub}`);
+    if (a.hash === `#setup/${sub}`) a.parentElement.scrollLeft = Math.max(0, a.offsetLeft + a.offsetWidth - a.parentElement.clientWidth);
+  }
   const img = $("camera");
   if (sub === "camera") {
     img.onerror = () => { img.hidden = true; $("camera-note").textContent = "No camera view on this table right now."; };
     img.onload = () => { img.hidden = false; $("camera-note").textContent = ""; };
     img.src = "/api/camera.mjpeg";
   } else img.removeAttribute("src");                  // closes the stream
-  if (sub === "terrain" && app.state) { editor.pieces = structuredClone(app.state.scene.terrain || []); }
-  editor.settingsShown = false;
+  if (sub === "terrain" && app.state) {
+    editor.pieces = structuredClone(app.state.scene.terrain || []);
+    editor.hexes = structuredClone(app.state.scene.hexes || []);
+  }
+  editor.filled = false;
   renderSetup(app);
 }
 
@@ -29,9 +37,11 @@ export function renderSetup(app) {
   const state = app.state;
   if (editor.sub === "camera") { renderCameraSummary($("camera-summary"), state); renderStatus(state.status || {}); }
   if (editor.sub === "terrain") renderTerrain(state);
+  if (editor.sub === "army") renderArmy(app);
+  if (editor.sub === "game" && !editor.filled) { editor.filled = true; renderGames(app); }
   if (editor.sub === "roster") renderRoster(state);
   if (editor.sub === "leds") renderLeds(state);
-  if (editor.sub === "settings" && !editor.settingsShown) { editor.settingsShown = true; loadSettings(app); }
+  if (editor.sub === "settings" && !editor.filled) { editor.filled = true; loadSettings(app); }
 }
 
 function flat(value) {
@@ -46,21 +56,57 @@ function renderStatus(status) {
 }
 
 // ------------------------------------------------------------------ terrain editor
+// Polygon pieces with the traits the rule system reads; in a hex system, a hex's terrain by a tap on it.
 function renderTerrain(state) {
   if (!editor.pieces) editor.pieces = structuredClone(state.scene.terrain || []);
-  drawBoard($("terrain-board"), { ...state.scene, models: state.scene.models, terrain: editor.pieces },
+  if (!editor.hexes) editor.hexes = structuredClone(state.scene.hexes || []);
+  if (editor.system !== state.scene.ruleset) showTerrainKinds(state.scene);
+  drawBoard($("terrain-board"), { ...state.scene, terrain: editor.pieces, hexes: editor.hexes },
             { draft: editor.draft });
+  const hexes = editor.hexes.map((h, i) => el("li", {},
+    el("span", {}, `hex ${h.hex.join(",")} · ${h.terrain}`),
+    el("button", { type: "button", on: { click: () => { editor.hexes.splice(i, 1); renderTerrain(state); } } },
+      "Delete")));
   $("terrain-list").replaceChildren(...editor.pieces.map((t, i) => el("li", {},
     el("span", {}, `${t.id} · ${t.height ?? 0}" · ${(t.traits || []).join(", ") || "no traits"}`),
     el("button", { type: "button", on: { click: () => { editor.pieces.splice(i, 1); renderTerrain(state); } } },
-      "Delete"))));
+      "Delete"))), ...hexes);
+}
+
+// The traits (polygon systems) or hex terrains (hex systems) the table's rule system reads.
+async function showTerrainKinds(scene) {
+  editor.system = scene.ruleset;
+  const terrain = (await systems()).find((r) => r.name === scene.ruleset)?.terrain || { traits: [], hexes: [] };
+  const hex = !!scene.hexgrid;
+  $("terrain-form").hidden = hex;
+  $("hex-form").hidden = !hex;
+  $("terrain-hint").textContent = hex ? "Pick a terrain, then tap a hex to give it that terrain."
+                                      : "Tap the board to add corners of a new piece.";
+  $("traits").replaceChildren(el("legend", {}, "Traits"), ...terrain.traits.map((t) => el("label", {},
+    el("input", { type: "checkbox", name: "trait", value: t }), t.replace(/_/g, " "))));
+  $("hex-terrain").replaceChildren(...terrain.hexes.map((t) => el("option", { value: t }, t.replace(/_/g, " "))));
+}
+
+// The hex (axial [q, r]) under board point (x, y).
+function hexAt(spec, x, y) {
+  const [fq, fr] = hexLayout(spec).fractional(x, y);
+  const fs = -fq - fr;
+  let [q, r, t] = [Math.round(fq), Math.round(fr), Math.round(fs)];
+  const [dq, dr, ds] = [Math.abs(q - fq), Math.abs(r - fr), Math.abs(t - fs)];
+  if (dq > dr && dq > ds) q = -r - t; else if (dr > ds) r = -q - t;
+  return [q, r];
 }
 
 function setupTerrainForm(app) {
-  $("traits").append(...TRAITS.map((t) => el("label", {}, el("input", { type: "checkbox", name: "trait", value: t }),
-    t.replace(/_/g, " "))));
   $("terrain-board").addEventListener("click", (event) => {
     const [x, y] = boardPoint($("terrain-board"), event);
+    const grid = app.state?.scene.hexgrid;
+    if (grid) {
+      const hex = hexAt(grid, x, y), terrain = $("hex-terrain").value;
+      editor.hexes = editor.hexes.filter((h) => h.hex[0] !== hex[0] || h.hex[1] !== hex[1]);
+      if (terrain !== "clear") editor.hexes.push({ hex, terrain });
+      return renderTerrain(app.state);
+    }
     editor.draft.push([Math.round(x * 4) / 4, Math.round(y * 4) / 4]);
     renderTerrain(app.state);
   });
@@ -78,7 +124,8 @@ function setupTerrainForm(app) {
     renderTerrain(app.state);
   });
   $("save-terrain").addEventListener("click", () =>
-    attempt(() => send("PUT", "/api/terrain", { terrain: editor.pieces }), "Terrain saved to the table"));
+    attempt(() => send("PUT", "/api/terrain", app.state?.scene.hexgrid ? { hexes: editor.hexes } : { terrain: editor.pieces }),
+            "Terrain saved to the table"));
   $("scene-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = event.target.elements.name.value;
@@ -106,7 +153,7 @@ function renderRoster(state) {
 
 // ------------------------------------------------------------------ settings
 async function loadSettings(app) {
-  rulesets ??= (await getJSON("/api/rulesets")).rulesets;
+  rulesets = await systems();
   const form = $("settings-form");
   form.elements.ruleset.replaceChildren(...rulesets.map((r) => el("option", { value: r.name,
     selected: r.name === app.state?.ruleset }, r.title)));
@@ -181,7 +228,7 @@ function setupSettingsForm(app) {
     if (!Object.keys(change).length) return attempt(async () => {}, "Nothing changed");
     return attempt(async () => {
       await send("PUT", "/api/settings", change);
-      if (change.ruleset) { editor.settingsShown = false; return; }   // the new system's form once its state arrives
+      if (change.ruleset) { editor.filled = false; return; }   // the new system's form once its state arrives
       shown.rulings = { ...shown.rulings, ...rulings };                  // the next save compares with what was saved
       if ("brightness" in change) shown.brightness = brightness;
     }, "Settings saved");
@@ -222,4 +269,4 @@ function renderLeds(state) {
   svg.append(group);
 }
 
-export function setupForms(app) { setupTerrainForm(app); setupSettingsForm(app); }
+export function setupForms(app) { setupTerrainForm(app); setupSettingsForm(app); setupGames(app); setupArmy(app); }
