@@ -98,6 +98,7 @@ def _found_log(config: Config, given: str | None, wanted: Callable[[Path], bool]
 
 
 def run_table(args: argparse.Namespace) -> Any:
+    from table.live.log_owner import hold
     from table.live.mqtt_link import settings_from_config
     from table.live.run import build_table, camera_opener, open_camera
 
@@ -119,8 +120,15 @@ def run_table(args: argparse.Namespace) -> Any:
             else:
                 print(f"smarttable run: {exc}; running the simulated table (--demo)", file=sys.stderr)
                 demo = True
-    table = build_table(config, demo=demo, scene_path=args.scene, log_path=_log_path(config, args.log, demo),
-                        open_source=opener, mqtt=mqtt)
+    log_path = _log_path(config, args.log, demo)
+    owner = hold(log_path)          # a second table on the same log: one line, before anything starts
+    try:
+        table = build_table(config, demo=demo, scene_path=args.scene, log_path=log_path,
+                            open_source=opener, mqtt=mqtt)
+    except BaseException:
+        if owner is not None:
+            owner.close()
+        raise
     stop = threading.Event()
 
     def on_signal(signum: int, frame: Any) -> None:
@@ -142,6 +150,8 @@ def run_table(args: argparse.Namespace) -> Any:
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)    # a second SIGTERM must not cut the cleanup short
         table.close()
+        if owner is not None:
+            owner.close()
     controller = table.controller
     return {"stopped": True, "demo": demo, "game": controller.game, "camera": controller.status["camera"],
             "frames": controller.status["frames"],

@@ -6,8 +6,10 @@ game). The real command, as a process."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from table.config import CONFIG_DIR
@@ -69,3 +71,30 @@ def test_log_export_finds_the_demos_log_without_being_told(tmp_path):
     assert exported.returncode == 0, exported.stderr
     first = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
     assert (first["kind"], first["scene"]["ruleset"]) == ("game_start", "synaptik")
+
+
+def test_a_second_table_on_the_same_log_refuses_with_one_line(tmp_path):
+    """Two real tables on one game log: the second exits 2 with one line naming the log and the first
+    table's process, and writes nothing; the first goes on, and once it has stopped the log is free."""
+    log = tmp_path / "game.sqlite3"
+    table = ("run", "--demo", "--no-web", "--log", str(log))
+    first = subprocess.Popen([*SMARTTABLE, *table, "--duration", "60"], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        owner = log.with_name(log.name + ".owner")
+        deadline = time.monotonic() + 60
+        while not (owner.exists() and owner.read_text().strip() == str(first.pid) and log.exists()):
+            assert first.poll() is None and time.monotonic() < deadline, first.stderr
+            time.sleep(0.2)
+        second = run(*table, "--duration", "1")
+        assert (second.returncode, second.stdout) == (2, "")
+        assert second.stderr.splitlines() == [
+            f"smarttable run: {log}: another table is running on this game log (process {first.pid}): "
+            "stop it first, or give this one its own --log FILE"], second.stderr
+        assert first.poll() is None
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    assert [g["game"] for g in games(log)] == [1]
+    after = run(*table, "--duration", "1")
+    assert after.returncode == 0, after.stderr
