@@ -114,7 +114,7 @@ class Journal:
     def resume_game(self, game: int) -> list[TableWarning]:
         """Make an earlier game of the log (every event of it already written) the one on the table
         again: replayed, with a `game_resume` event; the warnings it holds as still standing."""
-        session, standing = self._replayed(game, self.gamelog.current_game())
+        session, standing = self._replayed(game, game)     # its events are in the log, ended or not
         if session.state is None:
             raise QueryError(f"game {game}: the log holds no start of it")
         event = GameResume()
