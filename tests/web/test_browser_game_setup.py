@@ -39,13 +39,13 @@ def open_setup(engine, server, size):
 
 def see(page, selector: str, text: str) -> str:
     """What `selector` shows once the player scrolls to it."""
-    page.wait("(s) => { const e = document.querySelector(s); e?.scrollIntoView({ block: 'center' }); return e; }",
+    page.wait("(s) => { const e = document.querySelector(s); e?.scrollIntoView({ block: 'center' }); return !!e; }",
               selector)
     return page.wait_text(selector, text)
 
 
 def start_game(page, system: str) -> None:
-    page.wait("(v) => document.querySelector(`#game-form select[name=ruleset] option[value=${v}]`)", system)
+    page.wait("(v) => !!document.querySelector(`#game-form select[name=ruleset] option[value=${v}]`)", system)
     assert page.js(SET, ["#game-form select[name=ruleset]", system]) == system
     page.wait("() => document.querySelector('#game-form select[name=scenario] option').textContent === "
               "'Empty board'")
@@ -70,7 +70,7 @@ def test_a_new_game_a_unit_an_army_and_terrain_of_each_system_on_the_phone(engin
         page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
         start_game(page, system)
         page.wait("() => location.hash === '#setup/army'")
-        page.wait(f"() => document.querySelector('#unit-form[data-system={system}] [data-field={MOVE[system]}]')")
+        page.wait(f"() => !!document.querySelector('#unit-form[data-system={system}] [data-field={MOVE[system]}]')")
         assert controller.snapshot().ruleset == system and controller.snapshot().scene["units"] == ()
         fields = page.js("() => [...document.querySelectorAll('#unit-stats [data-field]')].map((e) => e.dataset.field)")
         profile = next(r for r in json.load(urllib.request.urlopen(server.url + "/api/rulesets"))["rulesets"]
@@ -129,7 +129,7 @@ def test_the_game_and_army_forms_fit_a_narrow_phone(engine, table, size):
     with open_setup(engine, server, size) as page:
         page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
         start_game(page, "age_of_tyrants")
-        page.wait("() => document.querySelector('#unit-form[data-system=age_of_tyrants] [data-field=move]')")
+        page.wait("() => !!document.querySelector('#unit-form[data-system=age_of_tyrants] [data-field=move]')")
         add_unit(page, "move")
         see(page, "#unit-list", "blue")
         wide = page.js("""() => [...document.querySelectorAll('#setup-army *')].filter((e) => {
