@@ -21,6 +21,7 @@ ONE_SYSTEM_BENCHES = {
     "bench/bench_report_aot.py": "Age of Tyrants' report against its plain baseline",
     "bench/bench_hex.py": "Syniad's live-table analysis on a hex board",
     "bench/bench_skirmish.py": "Hex Skirmish's engine",
+    "bench/bench_los_terrain.py": "Synaptik's line of sight on a crowded board",
     "bench/skirmish_scene.py": "Hex Skirmish scenes for its bench",
     "bench/synaptik_baseline.py": "the plain Synaptik computation bench_report.py compares against",
     "bench/synaptik_scene.py": "Synaptik scenes for its benches",
