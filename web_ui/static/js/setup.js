@@ -14,10 +14,7 @@ let rulesets = null;
 export function showSetup(sub, app) {
   editor.sub = sub;
   for (const name of ["game", "army", "camera", "terrain", "roster", "settings", "leds"]) $(`setup-${name}`).hidden = name !== sub;
-  for (const a of document.querySelectorAll(".subtabs a")) {
-    a.classList.toggle("on", a.hash === `#setup/${sub}`);
-    if (a.hash === `#setup/${sub}`) a.parentElement.scrollLeft = Math.max(0, a.offsetLeft + a.offsetWidth - a.parentElement.clientWidth);
-  }
+  for (const a of document.querySelectorAll(".subtabs a")) a.classList.toggle("on", a.hash === `#setup/${sub}`);
   const img = $("camera");
   if (sub === "camera") {
     img.onerror = () => { img.hidden = true; $("camera-note").textContent = "No camera view on this table right now."; };
