@@ -80,7 +80,9 @@ def test_terrain_editor_draws_a_piece_and_saves_it_to_the_table(page, table):
     box = board.bounding_box()
     scale = box["width"] / 48                       # the demo board is 48" wide
     for x, y in [(30, 30), (36, 30), (36, 34)]:     # three corners, in board inches
-        page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+        # a whole pixel, the nearest: a mouse event's position is whole pixels, and one pixel is more than
+        # half the editor's 0.25" step on this phone, so a truncated 0.9 px put (30, 30) at (30, 29.75)
+        page.mouse.click(round(box["x"] + x * scale), round(box["y"] + y * scale))
     expect(page.locator("#terrain-board .draft-pt")).to_have_count(3)
     page.fill("#terrain-form input[name=id]", "ridge")
     page.fill("#terrain-form input[name=height]", "2")
