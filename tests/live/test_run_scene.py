@@ -86,6 +86,8 @@ def test_a_second_table_on_the_same_log_refuses_with_one_line(tmp_path):
         while not (owner.exists() and owner.read_text().strip() == str(first.pid) and log.exists()):
             assert first.poll() is None and time.monotonic() < deadline, first.stderr
             time.sleep(0.2)
+        while not games(log):   # its game is on disk (a table stopped while still starting writes none)
+            assert first.poll() is None and time.monotonic() < deadline, first.stderr
         second = run(*table, "--duration", "1")
         assert (second.returncode, second.stdout) == (2, "")
         assert second.stderr.splitlines() == [
