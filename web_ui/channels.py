@@ -86,14 +86,15 @@ class TableChannel(HTTPChannel):
                  map: dict[int, Any] | None = None) -> None:
         super().__init__(server, sock, addr, adj, map)
         self.address = str(addr[0]) if isinstance(addr, tuple) else str(addr)
-        server.addresses[self.address] += 1
-        self.counted = True
-        if server.addresses[self.address] > server.limits.per_address:
-            try:
+        if server.addresses[self.address] >= server.limits.per_address:
+            try:                         # refused: it holds no share of its address (not counted)
                 sock.send(BUSY)
             except OSError:
                 pass
             self.will_close = True       # closed by the loop's next pass (see drop)
+            return
+        server.addresses[self.address] += 1
+        self.counted = True
 
     def del_channel(self, map: Mapping[int, socket.socket] | None = None) -> None:
         if self.counted:

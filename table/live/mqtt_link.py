@@ -127,7 +127,9 @@ class MqttLink:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_connect_fail = self._on_connect_fail
+        self.client.on_subscribe = self._on_subscribe
         self._connected = threading.Event()
+        self._listening = threading.Event()        # the broker acknowledged the command subscription
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._rewind = False
@@ -171,10 +173,14 @@ class MqttLink:
     def connected(self) -> bool:
         return self._connected.is_set()
 
+    def wait_listening(self, timeout: float) -> bool:
+        """Wait until the broker has acknowledged the command subscription (a command sent before is lost)."""
+        return self._listening.wait(timeout)
+
     def status(self) -> dict[str, Any]:
         return {"broker": repr(self.settings.broker), "table_id": self.settings.table_id,
-                "connected": self.connected, "next_seq": self._next_seq,
-                "failed_attempts": len(self.attempts)}
+                "connected": self.connected, "listening": self._listening.is_set(),
+                "next_seq": self._next_seq, "failed_attempts": len(self.attempts)}
 
     # ------------------------------------------------------------ paho callbacks (its network thread)
 
@@ -195,8 +201,14 @@ class MqttLink:
         if self._connected.is_set() and not self._stop.is_set():
             log.warning("mqtt: lost %s: %s; retrying", self.settings.broker, reason)
         self._connected.clear()
+        self._listening.clear()
         self._rewind = True
         self._wake.set()
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any,
+                      properties: Any) -> None:
+        if not any(getattr(r, "is_failure", False) for r in reasons):
+            self._listening.set()
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         self.attempts.append(time.monotonic())

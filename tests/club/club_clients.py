@@ -26,7 +26,9 @@ from table.scene import load_scene
 class PublishedTable:
     """The real controller (demo scene, mock hardware, no camera loop) with its MQTT link."""
 
-    def __init__(self, folder: Path, url: str, table_id: str = "t1", **settings: Any):
+    def __init__(self, folder: Path, url: str, table_id: str = "t1", listen: bool = True, **settings: Any):
+        """`listen`: return once the broker acknowledged the table's command subscription (a command
+        published before that is lost); False for a broker that is not there yet."""
         config = load_config()
         layout = load_layout(config.path("hardware", "led_layout"))
         hardware = build_hardware(config.hardware, config.path("hardware", "pin_map"), len(layout), mock=True)
@@ -37,6 +39,7 @@ class PublishedTable:
         self.link = MqttLink(self.controller, self.gamelog,
                              MqttSettings(parse_url(url), table_id, **settings))
         self.link.start()
+        assert not listen or self.link.wait_listening(60), f"the table never subscribed to its commands on {url}"
 
     def logged_seqs(self) -> list[int]:
         return [e["seq"] for e in self.gamelog.since(0)]

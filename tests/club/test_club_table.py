@@ -180,7 +180,7 @@ def test_broker_restarted_mid_game_every_event_once_in_order(table, broker):
 def test_table_before_the_broker_retries_with_backoff_and_plays_on(tmp_path):
     port = free_port()
     url = f"mqtt://127.0.0.1:{port}"
-    table = PublishedTable(tmp_path, url, reconnect=(0.2, 1.6))
+    table = PublishedTable(tmp_path, url, listen=False, reconnect=(0.2, 1.6))
     try:
         for unit in ("rifles", "raiders"):
             assert table.controller.command("select", id=unit)["selected"]

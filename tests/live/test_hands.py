@@ -1,11 +1,10 @@
 """A hand resting over the board, replayed through the whole live table (rendered frames, the real
-detector and tracker, the controller, mock LEDs): nothing moves, the frame path never stalls, the
+detector and tracker, the controller, mock LEDs): nothing moves, the
 recovery search waits while the hand covers the markers, and every model is back when it lifts."""
 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import replace
 
 import pytest
@@ -28,30 +27,24 @@ def hand_script(config, scene):
     return [still] * 5 + over + [still] * 6
 
 
-def test_a_resting_hand_moves_nothing_never_stalls_the_frame_path_and_every_model_comes_back(
+def test_a_resting_hand_moves_nothing_and_every_model_comes_back(
         make_controller, config, scene, hand_script):
     pipeline = VisionPipeline(config)
     c = make_controller(pipeline=pipeline)
     camera = SyntheticSource(config, hand_script[0], realtime=False)
     camera.play(hand_script)
     start = {m.id: (m.x, m.y) for m in c.state.scene.models}
-    budget = 1.0 / config.camera.fps
-    cpu, states, searched = [], [], []
+    states, searched = [], []
     for _ in hand_script:
-        frame = camera.read()
-        before = time.thread_time()    # this thread's CPU time: neither other processes on a shared
-        c.process(frame, wait=False)   # machine nor the table's own worker threads count; as the loop runs it
-        cpu.append(time.thread_time() - before)
+        c.process(camera.read(), wait=False)   # as the loop runs it
         c.settle()
         states.append({m["id"]: m.get("state") for m in c.snapshot().scene["models"]})
         searched.append(pipeline.stats.recovery_looks)
         # no model moves while the hand is over the board, or after
         assert {m.id: (m.x, m.y) for m in c.state.scene.models} == start
     assert not [e for e in c.gamelog.events(c.game) if e["kind"] == "move" and not e.get("placement")]
-    # the frame path (vision, events, answers, LEDs) stays within one frame's budget on every frame
-    # after the first (which calibrates)
-    assert max(cpu[1:]) < budget, [round(t * 1000) for t in cpu]
-    # under the resting hand the rifles are occluded, and the recovery search waits for it to lift
+    # under the resting hand the rifles are occluded, and the recovery search waits for it to lift (no
+    # whole-frame search every frame: bench/bench_hands.py times the frame path against its budget)
     resting = range(5 + 3, 5 + 8)
     assert all(states[i][m] == "occluded" for i in resting for m in RIFLES)
     assert searched[resting[-1]] == searched[resting[0]]

@@ -301,11 +301,12 @@ const closeCall = (answers) => (answers.some((x) => x.v?.too_close_to_call)
   ? el("p", { class: "hint close-call", id: "too-close", role: "status" }, "too close to call — measure by hand")
   : null);
 
-let measured = 0;   // measure()'s calls so far: a charge answer older than the one shown is dropped
+let measured = 0;       // measure()'s calls so far: a charge answer older than the one shown is dropped
+let measureShown = 0;   // the measure() call whose answer the card shows
 
 async function measure(a, b) {
   const scene = app.state.scene;
-  const card = app.card = { kind: "measure", a, b, inputs: answerInputs(app.state) };
+  app.card = { kind: "measure", a, b, inputs: answerInputs(app.state) };
   const asking = ++measured, pair = `${a}|${b}`;
   const asked = ["distance", "band", "los", "arc"];
   const unitOfModel = (id) => scene.models.find((m) => m.id === id)?.unit;
@@ -323,7 +324,12 @@ async function measure(a, b) {
   });
   const [distance, band, los, arc] = await Promise.all(asked.map((q) =>
     has(q) ? settle(ask(q, a, b)) : Promise.resolve({ e: null })));
-  if (app.picks[1] !== b || app.card !== card) return;     // tapped on, or asked again, meanwhile
+  // Tapped on meanwhile: dropped. Asked again (the models moved): shown unless a newer answer is, so a table
+  // whose state changes faster than it answers still shows an answer, replaced by the newer one when it comes.
+  const current = app.card;
+  if (app.picks[1] !== b || current?.kind !== "measure" || current.a !== a || current.b !== b
+      || asking < measureShown) return;
+  measureShown = asking;
   const d = distance.v;
   const unitA = unitOf(scene, scene.models.find((m) => m.id === a)?.unit) || {};
   const rows = [];
