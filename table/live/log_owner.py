@@ -12,8 +12,12 @@ from typing import IO
 from table.errors import ConfigError
 
 
+class LogTaken(ConfigError):
+    """Another process (a running table) holds the log."""
+
+
 def hold(log_path: Path) -> IO[str] | None:
-    """Take the log for this process (None for a log in memory); ConfigError when another holds it."""
+    """Take the log for this process (None for a log in memory); LogTaken when another holds it."""
     if str(log_path) == ":memory:":
         return None
     path = log_path.with_name(log_path.name + ".owner")
@@ -28,7 +32,7 @@ def hold(log_path: Path) -> IO[str] | None:
         handle.seek(0)
         pid = handle.read().strip()
         handle.close()
-        raise ConfigError(f"{log_path}: another table is running on this game log"
+        raise LogTaken(f"{log_path}: another table is running on this game log"
                           f"{f' (process {pid})' if pid.isdigit() else ''}: stop it first, or give this "
                           "one its own --log FILE") from None
     handle.seek(0)

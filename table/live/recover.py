@@ -19,15 +19,29 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import ConfigError
+from table.live import log_owner
 from table.live.gamelog import GameLog
 
 GIVE_UP_AFTER = 10_000      # numbers tried past the last readable row when the highest one is unknown
 
 
 def recover(path: Path) -> dict[str, Any]:
-    """Recover the log at `path` (the table stopped): what was kept and lost, where the damaged file went."""
+    """Recover the log at `path` (the table stopped): what was kept and lost, where the damaged file went.
+    Refused while a table runs on it (it holds the log, log_owner.py): the file would move under it."""
     if not path.is_file():
         raise ConfigError(f"{path}: no game log here")
+    try:
+        owner = log_owner.hold(path)
+    except log_owner.LogTaken:
+        raise ConfigError(f"{path}: a table is running on this game log: stop it, then recover") from None
+    try:
+        return _recover(path)
+    finally:
+        if owner is not None:
+            owner.close()
+
+
+def _recover(path: Path) -> dict[str, Any]:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error as exc:

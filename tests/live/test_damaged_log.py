@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,28 @@ def test_a_damaged_log_is_one_line_and_exit_2_then_recover_keeps_every_readable_
     assert json.loads(done.stdout)["game"] == 1
     newest = events_of(path)
     assert min(e["seq"] for e in newest if e["seq"] not in before) > max(before)
+
+
+def test_recover_refuses_while_a_table_runs_on_the_log(pristine, tmp_path):
+    """A table running on the log holds it: `log recover` would move the file from under its writes, so it
+    refuses in one line (exit 2) and leaves the log and its events where they are."""
+    path = tmp_path / "game.sqlite3"
+    shutil.copy(pristine[0], path)
+    table = subprocess.Popen([sys.executable, "-m", "table.cli", "run", "--demo", "--no-web", "--log", str(path),
+                              "--duration", "120"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        owner = path.with_name(path.name + ".owner")
+        deadline = time.monotonic() + 90
+        while not (owner.exists() and owner.read_text().strip() == str(table.pid)):
+            assert table.poll() is None and time.monotonic() < deadline, table.stderr.read() if table.stderr else ""
+            time.sleep(0.2)
+        done = smarttable("log", "recover", "--log", str(path))
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip().splitlines() == [f"smarttable log: {path}: a table is running on this game "
+                                                    "log: stop it, then recover"]
+        assert not list(tmp_path.glob("game.sqlite3.damaged-*"))
+    finally:
+        table.terminate()
+        table.communicate(timeout=60)
+    assert {e["seq"] for e in pristine[1]} <= {e["seq"] for e in events_of(path)}
