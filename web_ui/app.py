@@ -14,7 +14,7 @@ from flask.json.provider import DefaultJSONProvider
 from table import strictjson
 from table.hosts import allowed_names, host_allowed, host_of
 from table.panel_api import PanelController
-from web_ui import api_army, api_games, api_read, api_write, bookmarks, errors
+from web_ui import api_army, api_games, api_read, api_write, bookmarks, errors, sandbox
 from web_ui.auth import PinGuard, new_pin, resolve_pin
 from web_ui.context import PanelContext, PanelOptions
 from web_ui.errors import ApiError
@@ -96,6 +96,7 @@ def create_app(controller: PanelController, *, pin: str = "", data_dir: str | Pa
     app.register_blueprint(api_army.bp)
     app.register_blueprint(api_games.bp)
     app.register_blueprint(bookmarks.bp)
+    app.register_blueprint(sandbox.bp)
 
     @app.get("/")
     def index() -> str:

@@ -211,6 +211,22 @@ def _bookmark_paths() -> dict[str, Any]:
     }
 
 
+def _sandbox_paths() -> dict[str, Any]:
+    """The sandbox table's board (web_ui/sandbox.py); 404 on a table that is not a sandbox."""
+    marker = [_q("marker", {"type": "string", "pattern": "^[0-9]{1,4}$"}, "path")]
+    listed = _object({"markers": {"type": "array", "items": _object(
+        {"id": INT, "x": {"type": "number"}, "y": {"type": "number"}, "heading": {"type": "number"}})}})
+    place = _object({"x": {"type": "number", "minimum": 0, "maximum": 1000},
+                     "y": {"type": "number", "minimum": 0, "maximum": 1000},
+                     "heading": {"type": "number", "minimum": -180, "maximum": 180}}, ("x", "y"))
+    return {"/api/sandbox": {"get": _read("The markers on the sandbox's board", listed, 404)},
+            "/api/sandbox/markers/{marker}": {
+                "put": _change("Sandbox: put a marker down on the board (or move it there)",
+                               place, 404, params=marker, result=listed),
+                "delete": _change("Sandbox: take a marker off the board", None, 404, params=marker,
+                                  result=listed)}}
+
+
 def _ruler() -> dict[str, Any]:
     """Both ends, or none (no body, {} or nulls): take the ruler away."""
     op = _change("The shared ruler (every phone and the LEDs show it)", {"oneOf": [
@@ -318,6 +334,7 @@ def document() -> dict[str, Any]:
                            _object({"unit": ID, "marker": MARKER}, ("unit",))]}, 404)},
             "/api/settings": {"put": _change("Rule system, rulings options, LED brightness", settings)},
             **_bookmark_paths(),
+            **_sandbox_paths(),
             **openapi_army.paths(_read, _change, _q, _object, registry.names()),
         },
     }

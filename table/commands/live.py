@@ -20,8 +20,15 @@ from table.frozen import thaw
 def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser("run", help="run the table (camera, LEDs, buttons, web panel)",
                                 description="Run the table. --demo, or no camera found, runs the simulated "
-                                            "table with mock hardware playing a scripted demo game.")
+                                            "table with mock hardware playing a scripted demo game (until a "
+                                            "player changes the game: it is theirs from then on). --sandbox "
+                                            "runs the simulated table with nothing scripted: the models stay "
+                                            "where the panel, the API or a hand on the sandbox's board put "
+                                            "them.")
     run.add_argument("--demo", action="store_true", help="synthetic camera, mock hardware, scripted game")
+    run.add_argument("--sandbox", action="store_true",
+                     help="synthetic camera, mock hardware, nothing scripted: a simulated table to play by "
+                          "hand (its own log, <log>-sandbox)")
     run.add_argument("--config", help="table config (TOML); default firmware_cfg/table.toml")
     run.add_argument("--scene", help="start this scene as a new game (the log's earlier games stay in it, "
                                       "to resume or replay); without it the table resumes the log's game")
@@ -31,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--no-demo-fallback", action="store_true",
                      help="on a real table: when no camera is found, keep the real hardware and retry the "
                           "camera (the status LED says so) instead of running the simulated table")
-    run.add_argument("--log", help="game log file (default from [log] path; --demo uses a separate file)")
+    run.add_argument("--log", help="game log file (default from [log] path; --demo and --sandbox use "
+                                   "a separate file each)")
     run.add_argument("--duration", type=float, help="stop after this many seconds")
     run.add_argument("--mqtt", metavar="URL", help="publish the table to this MQTT broker (mqtt://host:1883; "
                                                    "default from [mqtt] url: none)")
@@ -80,20 +88,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     page.set_defaults(handler=bookmarks_export)
 
 
-def _log_path(config: Config, given: str | None, demo: bool = False) -> Path:
+def _log_path(config: Config, given: str | None, demo: bool = False, sandbox: bool = False) -> Path:
     if given:
         return Path(given)
     path = config.path("log", "path")
-    return path.with_name(path.stem + "-demo" + path.suffix) if demo else path
+    suffix = "-sandbox" if sandbox else "-demo" if demo else ""
+    return path.with_name(path.stem + suffix + path.suffix)
 
 
 def _found_log(config: Config, given: str | None, wanted: Callable[[Path], bool] = Path.exists) -> Path:
-    """The log a reading command means: --log, else the table's (`[log] path`) or the demo's, whichever
-    `wanted` finds, the one written last when both (so `log export` after `run --demo` needs no --log);
-    the table's when neither, for the message."""
+    """The log a reading command means: --log, else whichever of the table's (`[log] path`), the demo's
+    and the sandbox's `wanted` finds, the one written last when several (so `log export` after
+    `run --demo` needs no --log); the table's when none, for the message."""
     if given:
         return Path(given)
-    found = [p for p in (_log_path(config, None), _log_path(config, None, demo=True)) if wanted(p)]
+    found = [p for p in (_log_path(config, None), _log_path(config, None, demo=True),
+                         _log_path(config, None, sandbox=True)) if wanted(p)]
     return max(found, key=lambda p: p.stat().st_mtime) if found else _log_path(config, None)
 
 
@@ -108,7 +118,7 @@ def run_table(args: argparse.Namespace) -> Any:
         raise ConfigError("--table-id: no broker to publish to (give --mqtt URL or [mqtt] url)")
     if not args.no_web:       # a port in use or out of range: one line, before anything is printed
         _check_port(args.host or config.web.host, args.port if args.port is not None else config.web.port)
-    demo = args.demo
+    demo = args.demo or args.sandbox
     opener = None
     if not demo:
         try:
@@ -120,11 +130,11 @@ def run_table(args: argparse.Namespace) -> Any:
             else:
                 print(f"smarttable run: {exc}; running the simulated table (--demo)", file=sys.stderr)
                 demo = True
-    log_path = _log_path(config, args.log, demo)
+    log_path = _log_path(config, args.log, demo, args.sandbox)
     owner = hold(log_path)          # a second table on the same log: one line, before anything starts
     try:
         table = build_table(config, demo=demo, scene_path=args.scene, log_path=log_path,
-                            open_source=opener, mqtt=mqtt)
+                            open_source=opener, mqtt=mqtt, sandbox=args.sandbox)
     except BaseException:
         if owner is not None:
             owner.close()
@@ -153,7 +163,8 @@ def run_table(args: argparse.Namespace) -> Any:
         if owner is not None:
             owner.close()
     controller = table.controller
-    return {"stopped": True, "demo": demo, "game": controller.game, "camera": controller.status["camera"],
+    return {"stopped": True, "demo": demo, "sandbox": args.sandbox, "game": controller.game,
+            "camera": controller.status["camera"],
             "frames": controller.status["frames"],
             "phase": controller.state.phase_dict(),
             "warnings": [w["id"] for w in controller.current_warnings()],

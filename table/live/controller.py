@@ -96,6 +96,7 @@ from table.live.live_games import LiveGames
 from table.live.panel_rules import PanelRules
 from table.live.publisher import Publisher
 from table.live.replay import Replay
+from table.live.sandbox import Sandbox
 from table.live.session import GameState, Session
 from table.live.sightings import Sightings
 from table.live.sigmas import Sigmas
@@ -136,6 +137,7 @@ class TableController:
         self._stopping = threading.Event()
         self._camera_view = OncePerFrame()
         self.on_rotate_pin: list[Callable[[], Any]] = []       # the panel's PIN rotation (web_ui/app.py)
+        self.sandbox: Sandbox | None = None       # the sandbox's synthetic board (run --sandbox)
         self._background = Background(self._settled)
         self.journal = Journal(log_, self._background)
         self.once = Once(self.journal.saving)        # changes by idempotency key (table/live/idempotency.py)
@@ -451,6 +453,7 @@ class TableController:
                   "hardware_error": self.leds.error, "hardware": self.hw.describe(),
                   "rulings": state.rulings, "game": self.game, "game_over": state.over,
                   "markers_seen": len(self.sightings.seen), "unassigned": self._unassigned(state),
+                  "sandbox": self.sandbox is not None,
                   "brightness": state.brightness if state.brightness is not None else self.leds.brightness}
         camera_started = bool(self.status["frames"])
         timeout = self.config.tracking.occlusion_timeout_s

@@ -1,6 +1,11 @@
 """The scripted demo game: a director moves markers on the synthetic camera's scene, places the
 pointer token and presses the (mock) buttons, so `smarttable run --demo` shows a whole table at
 work: selection, range bands, sight lines, warnings, phases and dice.
+
+The script plays its game over and over until a player changes it: terrain, units, markers, rulings,
+or another game started or resumed. Then the script stops where it is and the table is the player's
+(its status says `demo: handed over`): restarting the script's game would throw away what they did,
+and its moves would fight theirs.
 """
 
 from __future__ import annotations
@@ -60,14 +65,31 @@ class DemoDirector(threading.Thread):
         self.start_document = scene_to_dict(controller.state.scene)
         self.stopping = threading.Event()
         self.steps_done = 0
+        self.own = self._players_part()
+        controller.status["demo"] = "scripted"
 
     def stop(self) -> None:
         self.stopping.set()
 
+    def _players_part(self) -> tuple[Any, ...]:
+        """What only a player changes (never the script): the game, its board, units, markers, rulings."""
+        state = self.controller.state
+        doc = scene_to_dict(state.scene)
+        roster = [(m["id"], m.get("marker")) for m in doc.pop("models", [])]
+        return self.controller.game, doc, roster, state.rulings
+
+    def handed_over(self) -> bool:
+        """True (and said so in the table's status) once a player has changed the game."""
+        if self._players_part() == self.own:
+            return False
+        self.controller.status["demo"] = "handed over"
+        log.info("demo: a player changed the game; the script stops, the table is theirs")
+        return True
+
     def run(self) -> None:
         while not self.stopping.is_set():
             for step in self.script:
-                if self.stopping.is_set():
+                if self.stopping.is_set() or self.handed_over():
                     return
                 try:
                     self.play(step)
@@ -78,10 +100,15 @@ class DemoDirector(threading.Thread):
             if not self.loop:
                 return
             # put the models back, let the camera settle on them, then start a fresh game there
+            if self.handed_over():
+                return
             self.scene = self.start_scene
             self.show_scene(self.scene)
             self.stopping.wait(3.0)
+            if self.stopping.is_set() or self.handed_over():
+                return
             self.controller.command("new_game", scene=self.start_document)
+            self.own = self._players_part()
 
     def play(self, step: Step) -> None:
         if step.action == "move":

@@ -18,6 +18,7 @@ from table.live.controller import TableController
 from table.live.demo import DemoDirector
 from table.live.gamelog import GameLog
 from table.live.leds import load_layout
+from table.live.sandbox import Follower, Sandbox
 from table.scene import Scene, load_scene, parse_scene
 
 DEMO_SCENE = PACKAGE_ROOT / "table" / "data" / "demo.json"
@@ -29,6 +30,7 @@ class Table:
     director: DemoDirector | None = None
     link: Any = None              # the MQTT link (table/live/mqtt_link.py) when a broker is set
     remote: Any = None            # cameras on other machines (table/live/remote_cameras.py)
+    follower: Follower | None = None   # the sandbox's markers carried after the game (table/live/sandbox.py)
 
     def start(self) -> None:
         if self.remote is not None:
@@ -38,12 +40,15 @@ class Table:
             self.link.start()
         if self.director is not None:
             self.director.start()
+        if self.follower is not None:
+            self.follower.start()
 
     def close(self) -> None:
-        if self.director is not None:
-            self.director.stop()
-            if self.director.is_alive():
-                self.director.join(timeout=5.0)
+        for thread in (self.director, self.follower):
+            if thread is not None:
+                thread.stop()
+                if thread.is_alive():
+                    thread.join(timeout=5.0)
         try:
             if self.link is not None:
                 self.link.close()
@@ -155,8 +160,9 @@ def _scene(config: Config, scene_path: str | None, demo: bool) -> Scene | None:
 
 def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str | None = None,
                 open_source: SourceOpener | None = None, first_event: dict[str, Any] | None = None,
-                mqtt: Any = None) -> Table:
-    """Every part of a table, wired; `demo` uses mock hardware, the synthetic camera and the director.
+                mqtt: Any = None, sandbox: bool = False) -> Table:
+    """Every part of a table, wired; `demo` uses mock hardware, the synthetic camera and the director
+    (with `sandbox`, no director: the board changes only by the player's hand, table/live/sandbox.py).
     `scene_path` starts that scene as a new game (the log's games stay in it); without it the table
     resumes the log's current game, else starts `[game] scene` (the demo's with `demo`).
     With `first_event` (a replay) there is no camera at all. `mqtt` (MqttSettings) adds the link
@@ -199,12 +205,19 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
         gamelog.close()
         hardware.close()
         raise
-    director = None
-    if director_scene is not None:
+    director, follower = None, None
+    if director_scene is not None and sandbox:    # the board as the game stands (a resumed one too)
+        from vision.synthetic_scene import from_scene
+
+        board = from_scene(controller.state.scene, config)
+        show_scene(board)
+        controller.sandbox = Sandbox(config, board, show_scene)
+        follower = Follower(controller, controller.sandbox)
+    elif director_scene is not None:
         director = DemoDirector(controller, director_scene, show_scene, config.markers.pointer_id)
     link = None
     if feed is not None:
         from table.live.mqtt_link import MqttLink
 
         link = MqttLink(controller, feed, mqtt)
-    return Table(controller, director, link, remote)
+    return Table(controller, director, link, remote, follower)

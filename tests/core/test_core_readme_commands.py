@@ -18,7 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLE_SCRIPT = Path(sys.executable).parent / "smarttable"
 ELSEWHERE = {
-    "run": "serves until stopped: tests/live/test_run_scene.py and tests/live/test_cli.py run it",
+    "run": "serves until stopped: tests/live/test_run_scene.py, tests/live/test_cli.py and "
+           "tests/web/test_simulated_tables.py run it",
     "log": "reads the table's own log: tests/live/test_run_scene.py runs it after run --demo",
     "bookmarks": "needs a bookmark made on the panel: tests/web/test_bookmarks*.py",
     "hub": "needs an MQTT broker: tests/club",

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,23 +36,41 @@ class TableProcess:
         if self.process.poll() is None:          # a test may have ended it (SIGTERM) already
             os.kill(self.process.pid, signal.SIGCONT)
 
-    def post(self, path: str, body: dict | None = None) -> dict:
-        request = urllib.request.Request(self.url + path, data=json.dumps(body or {}).encode(), method="POST",
+    def post(self, path: str, body: dict | None = None, method: str = "POST") -> dict:
+        request = urllib.request.Request(self.url + path, data=json.dumps(body or {}).encode(), method=method,
                                          headers={"X-Table-PIN": PIN, "Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as reply:
             return json.load(reply)
 
+    def put(self, path: str, body: dict | None = None) -> dict:
+        return self.post(path, body, "PUT")
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.url + path, timeout=30) as reply:
+            return json.load(reply)
+
+    def wait_for(self, check: Callable[[dict], bool], timeout: float = 120.0) -> dict:
+        """The table's state (GET /api/state) once `check` holds for it (AssertionError after `timeout`)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.get("/api/state")
+            if check(state):
+                return state
+            assert time.monotonic() < deadline, \
+                f"the table never got there: {({k: v for k, v in state['status'].items() if k != 'led_layout'})}"
+            time.sleep(0.5)
+
 
 @contextmanager
-def running_table(folder: Path, *, heartbeat_s: float = 1.0) -> Iterator[TableProcess]:
-    """The demo table serving its panel on 127.0.0.1 with `[web] heartbeat_s`, until the block ends
-    (resumed if frozen, then SIGTERM)."""
+def running_table(folder: Path, *, heartbeat_s: float = 1.0, mode: str = "--demo") -> Iterator[TableProcess]:
+    """The demo table (`mode` "--sandbox": the sandbox) serving its panel on 127.0.0.1 with `[web]
+    heartbeat_s`, until the block ends (resumed if frozen, then SIGTERM)."""
     port = free_port()
     config = folder / "table.toml"
     config.write_text(f'[web]\npin = "{PIN}"\nheartbeat_s = {heartbeat_s}\n[log]\npath = "game.sqlite3"\n'
                       f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
                       f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n')
-    process = subprocess.Popen([sys.executable, "-m", "table.cli", "run", "--demo", "--config", str(config),
+    process = subprocess.Popen([sys.executable, "-m", "table.cli", "run", mode, "--config", str(config),
                                 "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     table = TableProcess(process, f"http://127.0.0.1:{port}")
