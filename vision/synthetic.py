@@ -11,6 +11,7 @@ everything; then uneven light, blur, noise and optional JPEG artefacts.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from dataclasses import dataclass, replace
@@ -77,6 +78,14 @@ class Renderer:
         self._background = self._render_background()
         self._light = self._light_field()
         self._rng = np.random.default_rng(self.options.seed)
+
+    def with_tiles(self, tiles: dict[int, Tile]) -> Renderer:
+        """A renderer of the same camera, board and options (the background shared, not redrawn) that
+        draws these tiles instead: benches render many sticker designs over one board."""
+        out = copy.copy(self)
+        out.tiles = dict(tiles)
+        out._tile_textures = {}
+        return out
 
     # --- background -------------------------------------------------------------------------------
     def _render_background(self) -> np.ndarray:
