@@ -8,6 +8,13 @@ markers' `sigma` as `smarttable locate` reports it. True marker heights scatter 
 height by `model_height_sigma_mm`. Targets: coverage 92-98% over >= 1,000 pairs per condition and a mean
 half-width < 0.05". Renders are cached under /tmp/smarttable-bench-uncertainty (they are slow).
 
+With the lens learnt from the board, this camera looks straight down and the config names no camera
+model: nothing in the frame shows the focal length, so the camera's height (focal length over pixels per
+inch) is a guess good to its prior (vision.lensfit.PRIOR_LOG_FOCAL_SD), and so is the parallax correction of
+markers 4 mm up: that, not the distortion, is most of sigma there (0.03"). Markers flat on the board need no
+parallax correction ("flat markers, lens estimated"): sigma there is the lens's and the corners' alone, as in
+bench/bench_lens.py (whose markers are flat, 0.001").
+
     .venv/bin/python bench/bench_uncertainty.py [--quick] [--only TEXT]
 """
 
@@ -59,6 +66,7 @@ CONDITIONS = (
     Condition("tall bases 12+-3 mm", height_mm=12.0, height_sigma_mm=3.0),
     Condition("lens estimated (not calibrated)", lens_known=False),
     Condition("milder lens k1 -0.02, estimated", lens_known=False, dist=(-0.02, 0.0, 0.0, 0.0, 0.0)),
+    Condition("flat markers, lens estimated", height_mm=0.0, height_sigma_mm=0.0, lens_known=False),
 )
 
 

@@ -103,3 +103,4 @@ def test_a_bumped_camera_starts_the_lens_over_and_sigma_widens(learnt):
     assert cal.lens == "estimated" and cal.lens_fit.markers == 12  # the places since the bump only
     before, after = learnt["stages"][-1], learnt["after"]
     assert after[0] > 1.3 * before[0], (before, after)
+    assert after[1] > before[1], (before, after)  # and the whole sigma with it
