@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     markers = subparsers.add_parser("markers", help="write printable marker sheets (PDF or PNG)",
                                     description="Printable sheets of model markers (and the corner markers) "
-                                                "at their true size; print at 100%%.")
+                                                "at their true size; print at 100%.")
     markers.add_argument("out", help="output file: .pdf (all pages) or .png (one file a page); with --tiles "
                                      "a folder")
     markers.add_argument("--ids", help="model marker ids, e.g. 10-69,80 (default: the ids of [markers] "
