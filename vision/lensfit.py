@@ -28,6 +28,7 @@ from scipy.optimize import least_squares
 from vision.lens import Intrinsics
 
 PRIOR_LOG_FOCAL_SD = 0.5  # the focal length's guess is good to a factor of about 1.6 (1 sd)
+MODEL_LOG_FOCAL_SD = 0.05  # a named camera's (`[camera] model`): its lens's published focal length, to 5%
 PRIOR_CENTRE_SD = 0.03  # principal point: sd as a share of the image's long side about its centre
 PRIOR_K_SD = (0.05, 0.05)  # k1, k2 (normalised): |k1| <= 0.1 for 95% of the lenses this table expects
 PRIOR_SCALE_SD = 0.05  # the model markers' printed size: within 5% of the configured one (1 sd)
@@ -112,17 +113,17 @@ def apart(fit: LensFit, other: Intrinsics, pixels: np.ndarray) -> tuple[float, f
     return distance(other), sd
 
 
-def prior_lens(image_size: tuple[int, int], focal_px: float) -> LensFit:
+def prior_lens(image_size: tuple[int, int], focal_px: float, focal_sd: float = PRIOR_LOG_FOCAL_SD) -> LensFit:
     """The lens assumed when the frame cannot show it: no distortion about the image centre, with the
-    priors' spread."""
+    priors' spread (`focal_sd`: 1 sd of the log of the focal length's guess)."""
     w, h = image_size
     vector = np.array([math.log(focal_px), (w - 1) / 2, (h - 1) / 2, 0.0, 0.0])
-    return LensFit(vector, np.diag(_prior_sd(image_size) ** 2), focal_px, image_size, 0.0, 0, 0)
+    return LensFit(vector, np.diag(_prior_sd(image_size, focal_sd) ** 2), focal_px, image_size, 0.0, 0, 0)
 
 
-def _prior_sd(image_size: tuple[int, int]) -> np.ndarray:
+def _prior_sd(image_size: tuple[int, int], focal_sd: float) -> np.ndarray:
     c = PRIOR_CENTRE_SD * max(image_size)
-    return np.array([PRIOR_LOG_FOCAL_SD, c, c, *PRIOR_K_SD])
+    return np.array([focal_sd, c, c, *PRIOR_K_SD])
 
 
 def _pose_guess(px: np.ndarray, board: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -264,17 +265,18 @@ class _Problem:
 
 def fit_lens(known_px: np.ndarray, known_board: np.ndarray, model_px: Sequence[np.ndarray],
              heights_in: Sequence[float], side_in: float, image_size: tuple[int, int],
-             focal_px: float) -> LensFit | None:
+             focal_px: float, focal_sd: float = PRIOR_LOG_FOCAL_SD) -> LensFit | None:
     """The lens from one frame: calibration-marker corners (pixels, known board inches), model markers'
     corners (pixels, (4, 2) each, the marker's order) at their heights, with `side_in` their printed
-    side; `focal_px` is the focal length's guess. None when the fit fails (too few points, no pose)."""
+    side; `focal_px` is the focal length's guess, good to `focal_sd` (1 sd of its log). None when the fit
+    fails (too few points, no pose)."""
     known_px = np.asarray(known_px, np.float64).reshape(-1, 2)
     known_board = np.asarray(known_board, np.float64).reshape(-1, 2)
     if len(known_px) < 8:
         return None
     w, h = image_size
     prior = np.array([math.log(focal_px), (w - 1) / 2, (h - 1) / 2, 0.0, 0.0, 0.0])
-    prior_sd = np.append(_prior_sd(image_size), PRIOR_SCALE_SD)
+    prior_sd = np.append(_prior_sd(image_size, focal_sd), PRIOR_SCALE_SD)
     K0 = np.array([[focal_px, 0, prior[1]], [0, focal_px, prior[2]], [0, 0, 1]])
     pose = _pose_guess(known_px, known_board, K0)
     H, _ = cv2.findHomography(known_px, known_board, 0)

@@ -101,6 +101,6 @@ class LensLearner:
         size = (image_shape[1], image_shape[0])
         fit = calibration.lens_fit
         guess = fit.focal_ref if fit is not None else setup.focal_guess(calibration, size)
-        fit = estimate_lens(known + models, setup, calibration, known, size, guess)
+        fit = estimate_lens(known + models, setup, calibration, known, size, guess, setup.focal_sd)
         fitted = calibration_with_lens(known, setup, size, replace(fit, frames=self.frames))
         return fitted if fitted is not None and fitted.lens == "estimated" else None

@@ -30,7 +30,7 @@ from vision.detect import (
 )
 from vision.families import family
 from vision.lens import Intrinsics, load_intrinsics
-from vision.lensfit import LensFit, apart, fit_lens, prior_lens
+from vision.lensfit import MODEL_LOG_FOCAL_SD, PRIOR_LOG_FOCAL_SD, LensFit, apart, fit_lens, prior_lens
 from vision.sticker import TYPICAL_BASE_HEIGHT_MM, Sticker
 from vision.uncertainty import marker_sigmas
 
@@ -93,6 +93,12 @@ class VisionSetup:
             if f is not None:
                 return f
         return size[0] / 2 / math.tan(math.radians(WIDE_HFOV_DEG) / 2)
+
+    @property
+    def focal_sd(self) -> float:
+        """How sure `focal_guess` is (1 sd of its log): a named camera's focal length is its lens's,
+        otherwise a guess (a tilted view's own is no surer: the tilt is slight)."""
+        return MODEL_LOG_FOCAL_SD if self.camera_model else PRIOR_LOG_FOCAL_SD
 
     @property
     def sticker_height_mm(self) -> float:
@@ -264,7 +270,7 @@ def learn_lens(detections: Sequence[Detection], setup: VisionSetup, calibration:
     if calibration.intrinsics is not None and calibration.lens == "calibrated":
         return check_lens(detections, setup, calibration, chosen, size)
     focal = setup.focal_guess(calibration, size)
-    fit = estimate_lens(detections, setup, calibration, chosen, size, focal)
+    fit = estimate_lens(detections, setup, calibration, chosen, size, focal, setup.focal_sd)
     return calibration_with_lens(chosen, setup, size, fit) or calibration
 
 
@@ -306,8 +312,10 @@ def check_lens(detections: Sequence[Detection], setup: VisionSetup, calibration:
 
 
 def estimate_lens(detections: Sequence[Detection], setup: VisionSetup, calibration: Calibration,
-                  chosen: Sequence[Detection], size: tuple[int, int], focal_px: float) -> LensFit:
-    """The lens fitted to the frame's squares, or the prior lens when too few model markers fit."""
+                  chosen: Sequence[Detection], size: tuple[int, int], focal_px: float,
+                  focal_sd: float = PRIOR_LOG_FOCAL_SD) -> LensFit:
+    """The lens fitted to the frame's squares, or the prior lens when too few model markers fit; `focal_px`
+    is the focal length's guess, good to `focal_sd` (1 sd of its log)."""
     points = calibration_points(chosen, setup.board_markers)
     models = [d for d in detections if d.id not in setup.calibration_points and not d.base_mm]  # squares
     heights = [setup.height_in(d.id) for d in models]
@@ -319,8 +327,8 @@ def estimate_lens(detections: Sequence[Detection], setup: VisionSetup, calibrati
     fit = None
     if points is not None and len(fitting) >= MIN_LENS_MARKERS:
         fit = fit_lens(points[1], points[3], [d.corners for d, _ in fitting], [hgt for _, hgt in fitting],
-                       side, size, focal_px)
-    return fit or prior_lens(size, focal_px)
+                       side, size, focal_px, focal_sd)
+    return fit or prior_lens(size, focal_px, focal_sd)
 
 
 def calibration_with_lens(chosen: Sequence[Detection], setup: VisionSetup, size: tuple[int, int],

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from table.config import from_document
-from tests.vision.synthetic import camera, heading_error, models, render, scene
+from tests.vision.synthetic import BOARD, DISTORTION, SIZE, camera, heading_error, models, render, scene
 from vision.calibrate import focal_from_homography
+from vision.camera import PinholeCamera
 from vision.cameras import camera_model
 from vision.detect import Detection, get_dictionary
 from vision.lens import Intrinsics
@@ -290,6 +291,33 @@ def test_a_calibrated_lens_is_checked_against_the_lens_the_board_shows(config):
     assert result.calibration.lens_check.startswith("the calibrated lens ([camera] intrinsics) does not match "
                                                     "what the board shows: up to ")
     assert result.calibration.lens_check in result.warnings
+
+
+def test_a_named_camera_gives_the_focal_length_a_square_on_view_cannot(config):
+    # square on, nothing in the frame shows the focal length: without [camera] model the camera's height, and
+    # so the parallax correction of markers 4 mm up, is a guess and sigma allows for it; the HQ camera named
+    # (its lens 3% off its published focal length here) pins it: the places are right and sigma narrow
+    cam = PinholeCamera.from_model(camera_model("hq-6mm"), SIZE, BOARD, height_mm=800.0)
+    K = cam.K.copy()
+    K[0, 0] = K[1, 1] = K[0, 0] * 1.03
+    cam = replace(cam, K=K, dist=np.array(DISTORTION))
+    raised = models(height_in=4 / 25.4)
+    image = render(cam, scene(config, raised))
+    setup = replace(VisionSetup.from_config(config), model_height_mm=4.0)
+    truth = {m.id: m for m in raised}
+    guessed, named = locate(image, setup), locate(image, replace(setup, camera_model="hq-6mm"))
+
+    def errors(result):
+        return [math.dist((m.x, m.y), (truth[m.id].x, truth[m.id].y)) for m in result.markers]
+
+    assert guessed.calibration.lens == named.calibration.lens == "estimated"
+    assert len(errors(guessed)) == len(errors(named)) == 16
+    assert any(w.startswith("parallax corrected from a guessed camera height") for w in guessed.warnings)
+    assert not any("guessed camera height" in w for w in named.warnings)
+    wide, narrow = (np.mean([m.sigma for m in r.markers]) for r in (guessed, named))
+    assert narrow < 0.5 * wide, (narrow, wide)
+    assert max(errors(named)) < 0.5 * float(np.median(errors(guessed)))
+    assert all(e < 2.45 * m.sigma for r in (guessed, named) for e, m in zip(errors(r), r.markers, strict=True))
 
 
 def test_the_lens_fit_starts_from_the_configured_camera_models_focal_length(config):
