@@ -9,6 +9,7 @@ import { renderSetup, setupForms, showSetup } from "./setup.js";
 import { unitFacts, renderVictory } from "./cards.js";
 import { blockingHexes, coverWords, drawOverlays } from "./overlays.js";
 import { openReplay, replayControls } from "./replay.js";
+import { placeLabels } from "./labels.js";
 import { clearRuler, drawRuler, rulerTap } from "./ruler.js";
 import { connect } from "./live.js";
 import { zoomable } from "./zoom.js";
@@ -176,6 +177,7 @@ function redraw() {
   drawRuler($("board"), app.state.selection?.ruler, app.view.rulerStart, view.pxPerInch);
   renderRulerBar();
   app.zoom.restore();
+  placeLabels($("board"), app.state.scene.board, app.zoom.box, view.pxPerInch);
   $("zoom-reset").hidden = !app.zoom.box;
 }
 
@@ -519,6 +521,7 @@ function route() {
   if (view === "log") { refreshLog(); refreshBookmarks(); }
   if (view === "replay") openReplay(app, Number(sub) || null);
   showSetup(view === "setup" ? sub || "camera" : null, app);
+  if (view === "board") redraw();                   // its labels are placed as laid out on screen
 }
 
 setupForms(app);

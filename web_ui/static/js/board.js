@@ -1,4 +1,6 @@
 // The board as SVG in board inches (y down, as in the contract): terrain, hex overlay, models, answers.
+import { spots } from "./labels.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const MM = 1 / 25.4;
 const COLOURS = ["#56b4e9", "#e69f00", "#b0eb92", "#f324ae"];   // apart for colour-blind players (test_palette)
@@ -99,7 +101,6 @@ export function drawBoard(svg, scene, view = {}) {
   const width = scene.board?.width ?? 48, height = scene.board?.height ?? 48;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.replaceChildren();
-  view = { ...view, terrainLabels: [] };
   const scale = Math.max(width, height) / 48;           // keep marks readable on small boards too
   svg.append(s("rect", { x: 0, y: 0, width, height, fill: "#23301f" }));
   if (scene.hexgrid) drawHexes(svg, scene, view, width, height);
@@ -110,13 +111,15 @@ export function drawBoard(svg, scene, view = {}) {
     if (view.blockers?.includes(t.id)) classes.push("blocker");
     else if (view.covers?.includes(t.id)) classes.push("cover");
     svg.append(s("polygon", { class: classes.join(" "), points: points(t.polygon), "data-terrain": t.id }));
-    const cx = t.polygon.reduce((a, p) => a + p[0], 0) / t.polygon.length;
-    const cy = t.polygon.reduce((a, p) => a + p[1], 0) / t.polygon.length;
-    const label = `${t.id}${t.height ? ` ${t.height}"` : ""}`;
+    const xs = t.polygon.map((p) => p[0]), ys = t.polygon.map((p) => p[1]);
+    const cx = xs.reduce((a, v) => a + v, 0) / xs.length, cy = ys.reduce((a, v) => a + v, 0) / ys.length;
+    const top = Math.min(...ys), bottom = Math.max(...ys);
     const size = view.pxPerInch ? 12 / view.pxPerInch : 1.35 * scale;
-    svg.append(s("text", { class: "tlabel", x: cx, y: cy, "text-anchor": "middle", "font-size": size }, label));
-    (view.terrainLabels ??= []).push({ x0: cx - label.length * 0.3 * size, x1: cx + label.length * 0.3 * size,
-                                        y0: cy - size, y1: cy + 0.2 * size });
+    // its middle, just inside its top or bottom edge, then just outside them (labels.js)
+    svg.append(s("text", { class: "tlabel", x: cx, y: cy, "text-anchor": "middle", "font-size": size,
+                           "data-label": "terrain", "data-spots": spots([[cx, cy, 0, 0], [cx, top, 0, -1],
+                             [cx, bottom, 0, 1], [cx, top, 0, 1], [cx, bottom, 0, -1]]) },
+               `${t.id}${t.height ? ` ${t.height}"` : ""}`));
   }
   if (view.draft?.length) {
     svg.append(s("polygon", { class: "draft", points: points(view.draft) }));
@@ -152,8 +155,9 @@ function drawHexes(svg, scene, view, width, height) {
     }
     if (reach.has(key(h))) {
       const [x, y] = layout.toBoard(h);
-      const size = Math.min(layout.size * 0.8, view.pxPerInch ? 11 / view.pxPerInch : layout.size * 0.6);
-      g.append(s("text", { class: "tlabel cost", x, y: y + size / 3, "text-anchor": "middle", "font-size": size },
+      const size = Math.min(layout.size, view.pxPerInch ? 11 / view.pxPerInch : layout.size * 0.6);   // 11 px, in its hex
+      g.append(s("text", { class: "tlabel cost", x, y: y + size / 3, "text-anchor": "middle", "font-size": size,
+                           "data-label": "cost" },
                  String(reach.get(key(h)))));
     }
   }
@@ -169,32 +173,29 @@ function drawHexes(svg, scene, view, width, height) {
   svg.append(g);
 }
 
-// One label per unit, at a fixed size on screen (13 px at any zoom), put beside its models where it
-// overlaps no other label: above, below, right, left of the unit, in that order.
+// One label per unit, at a fixed size on screen (13 px at any zoom), beside its models: above, below,
+// right or left of them, then at a corner, the first free one (labels.js places it).
 function drawUnitLabels(svg, scene, models, view, scale) {
   const size = view.pxPerInch ? 13 / view.pxPerInch : 1.3 * scale;
-  const placed = [...(view.terrainLabels || [])];
   const byUnit = new Map();
   for (const m of models) (byUnit.get(m.unit) || byUnit.set(m.unit, []).get(m.unit)).push(m);
   for (const [unitId, ms] of byUnit) {
     const unit = unitOf(scene, unitId) || {};
     const text = `${unit.name || unitId}${unit.player != null ? ` · ${unit.player}` : ""}`;   // the player in text too
-    const w = text.length * 0.6 * size, h = size;
     const xs = ms.map((m) => m.x), ys = ms.map((m) => m.y);
     const pad = Math.max(...ms.map(modelRadius)) + 0.65 * scale;                        // past the rings
-    const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
-    const spots = [[cx, Math.min(...ys) - pad - 0.2 * h], [cx, Math.max(...ys) + pad + h],
-                   [Math.max(...xs) + pad + w / 2, cy + h / 3], [Math.min(...xs) - pad - w / 2, cy + h / 3]];
-    const box = ([x, y]) => ({ x0: x - w / 2, x1: x + w / 2, y0: y - h, y1: y + 0.2 * h });
-    const free = (b) => !placed.some((o) => b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1);
-    const [x, y] = spots.find((p) => free(box(p))) || spots[0];
-    placed.push(box([x, y]));
-    svg.append(s("text", { class: "ulabel", x, y, "text-anchor": "middle", "font-size": size }, text));
+    const x0 = Math.min(...xs) - pad, x1 = Math.max(...xs) + pad, y0 = Math.min(...ys) - pad, y1 = Math.max(...ys) + pad;
+    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+    const g = s("g", { class: "unit-label", "data-label": "unit", "data-unit": unitId, "data-spots": spots([
+      [cx, y0, 0, 1], [cx, y1, 0, -1], [x1, cy, -1, 0], [x0, cy, 1, 0],
+      [x1, y0, -1, 1], [x0, y0, 1, 1], [x1, y1, -1, -1], [x0, y1, 1, -1]]) });
+    g.append(s("text", { class: "ulabel", x: cx, y: y0 - 0.2 * size, "text-anchor": "middle", "font-size": size }, text));
     if (view.warnUnits?.has(unitId)) {
-      const bx = x + w / 2 + 0.7 * size;
-      svg.append(s("circle", { class: "badge", cx: bx, cy: y - 0.35 * size, r: 0.6 * size }));
-      svg.append(s("text", { class: "badge-t", x: bx, y: y, "text-anchor": "middle", "font-size": size }, "!"));
+      const bx = cx + text.length * 0.3 * size + 0.7 * size, by = y0 - 0.2 * size;
+      g.append(s("circle", { class: "badge", cx: bx, cy: by - 0.35 * size, r: 0.6 * size }));
+      g.append(s("text", { class: "badge-t", x: bx, y: by, "text-anchor": "middle", "font-size": size }, "!"));
     }
+    svg.append(g);
   }
 }
 

@@ -1,6 +1,7 @@
 // Answers drawn over the board: deployment zones and the selected unit's range bands under the models,
 // the hexes that block a sight line and what gives it cover over them. Board inches throughout.
 import { hexLayout, modelRadius, playerColour, s, unitOf } from "./board.js";
+import { spots } from "./labels.js";
 
 const points = (poly) => poly.map(([x, y]) => `${x},${y}`).join(" ");
 const words = (key) => String(key).replace(/_/g, " ");
@@ -37,10 +38,14 @@ function drawZones(group, scene, zones, size) {
     g.append(s("path", { class: `zone-area${zone.polygon ? " strip" : ""}`, fill: colour, stroke: colour,
                          d: shapes.map((p) => `M${points(p)}Z`).join("") }));
     const xs = all.map((p) => p[0]), ys = all.map((p) => p[1]);
-    const x = Math.max(0, Math.min(...xs)) + size / 2;
+    const width = scene.board?.width ?? 48, left = Math.max(0, Math.min(...xs)), right = Math.min(width, Math.max(...xs));
     const top = Math.max(0, Math.min(...ys)), bottom = Math.min(height, Math.max(...ys));
-    const y = height - bottom < top ? top + size : bottom - size / 3;      // the edge towards the middle
-    g.append(s("text", { class: "zone-label", x, y, "font-size": size, fill: colour }, `Player ${zone.player} deploys here`));
+    const inTop = height - bottom < top;                                  // the edge towards the middle
+    const [edge, ay] = inTop ? [top, -1] : [bottom, 1];
+    const x = left + size / 2, y = inTop ? top + size : bottom - size / 3;
+    g.append(s("text", { class: "zone-label", x, y, "font-size": size, fill: colour, "data-label": "zone",
+                         "data-spots": spots([[x, edge, -1, ay], [(left + right) / 2, edge, 0, ay],
+                                              [right - size / 2, edge, 1, ay]]) }, `Player ${zone.player} deploys here`));
     group.append(g);
   }
 }
@@ -64,10 +69,16 @@ function drawRings(group, scene, rings, size) {
     // labelled just inside its edge above the unit, else below it; an edge off the board gets none
     const r = band.to + (edge ? modelRadius(top) : 0), low = models.reduce((a, m) => (m.y > a.y ? m : a));
     const rLow = band.to + (edge ? modelRadius(low) : 0);
-    const spot = top.y - r >= 0 ? [top.x, top.y - r + size]
-      : low.y + rLow <= (scene.board?.height ?? 48) ? [low.x, low.y + rLow - size / 3] : null;
-    if (spot) group.append(s("text", { class: "band-label", x: spot[0], y: spot[1], "text-anchor": "middle",
-                                       "font-size": size }, `${words(band.band)} ${band.to}"`));
+    const width = scene.board?.width ?? 48, height = scene.board?.height ?? 48;
+    if (top.y - r < 0 && low.y + rLow > height) continue;
+    const along = (m, radius, down) => [0, -0.5, 0.5].map((a) =>            // the edge's top (bottom), then either side
+      [m.x + radius * Math.sin(a), m.y + (down ? 1 : -1) * radius * Math.cos(a), 0, down ? 1 : -1]);
+    const sides = [[top.x - r, top.y, -1, 0], [top.x + r, top.y, 1, 0]];
+    const choices = [...along(top, r, false), ...along(low, rLow, true), ...sides]
+      .filter(([x, y]) => x >= 0 && x <= width && y >= 0 && y <= height);
+    const [x, y] = choices[0];
+    group.append(s("text", { class: "band-label", x, y: y + size, "text-anchor": "middle", "font-size": size,
+                             "data-label": "band", "data-spots": spots(choices) }, `${words(band.band)} ${band.to}"`));
   }
 }
 

@@ -5,6 +5,7 @@
 import { el, getJSON, kv } from "./api.js";
 import { coverCrossed, drawBoard, hexLayout } from "./board.js";
 import { drawOverlays } from "./overlays.js";
+import { placeLabels } from "./labels.js";
 import { drawRuler } from "./ruler.js";
 
 const $ = (id) => document.getElementById(id);
@@ -123,6 +124,7 @@ function drawReplayBoard(view, warnUnits) {
   drawBoard(svg, scene, drawn);
   drawOverlays(svg, scene, drawn);
   drawRuler(svg, sel.ruler, null, pxPerInch);
+  placeLabels(svg, scene.board, null, pxPerInch);
 }
 
 // The selection's answers then, and the last measurement standing (as logged, with its error bar).

@@ -2,6 +2,7 @@
 // kept by the table so every phone and the LEDs show the same line (POST /api/ruler).
 import { attempt, send } from "./api.js";
 import { modelsNear, s } from "./board.js";
+import { spots } from "./labels.js";
 
 const STEP = 0.05;    // inches: a free point is rounded to this
 
@@ -34,8 +35,11 @@ export function drawRuler(svg, ruler, start, pxPerInch) {
     const [[x1, y1], [x2, y2]] = [ruler.from, ruler.to];
     g.append(s("line", { class: "ruler-line", x1, y1, x2, y2 }));
     for (const [cx, cy] of [ruler.from, ruler.to]) g.append(s("circle", { class: "ruler-end", cx, cy, r: size / 2 }));
+    const at = (f, ay) => [x1 + f * (x2 - x1), y1 + f * (y2 - y1) - ay * size / 4, 0, ay];   // above the line, or below
     g.append(s("text", { class: "ruler-label", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - size / 2, "font-size": size,
-                         "text-anchor": "middle" }, `${ruler.distance.toFixed(2)}"`));
+                         "text-anchor": "middle", "data-label": "ruler",
+                         "data-spots": spots([0.5, 0.3, 0.7].flatMap((f) => [at(f, 1), at(f, -1)])) },
+               `${ruler.distance.toFixed(2)}"`));
   }
   if (start) g.append(s("circle", { class: "ruler-end draft", cx: start.at[0], cy: start.at[1], r: size / 2 }));
   svg.append(g);
