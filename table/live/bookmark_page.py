@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from html import escape
 from typing import Any
 
 from table.errors import SceneError
 from table.geometry import footprint_vertices
 from table.live.bookmark_store import answer_text, too_close
+from table.live.bookmark_words import answer_rows, fmt
 from table.scene import parse_scene
 
 STYLE = """
@@ -35,12 +35,20 @@ figure { margin: 0; }
 .pic img { display: block; max-width: 100%; }
 .pic svg { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
 .base { fill: none; stroke: #00e5ff; stroke-width: 2; }
-.line { fill: none; stroke: #ffb000; stroke-width: 2; stroke-dasharray: 6 3; }
+.line { fill: none; stroke: #ffb000; stroke-width: 2; }
+.line.blocked { stroke: #ff6b8b; stroke-dasharray: 6 4; }
 .board { width: 100%; max-width: 36rem; border: 1px solid #999; background: #f2f0e6; }
-.terrain { fill: #8fbf8f; stroke: #3b6b3b; stroke-width: .1; }
+.terrain { stroke: #0008; stroke-width: .12; }
+.terrain.light_cover { fill: #3f7a3a; } .terrain.heavy_cover { fill: #7a5a32; }
+.terrain.impassable { fill: #5c5f66; } .terrain.water { fill: #2f5f8f; }
+.terrain.elevated { fill: #8a7a4a; } .terrain.plain { fill: #4a5a44; }
+.terrain.difficult { stroke-dasharray: .5 .3; stroke: #d9c38a; }
+.tlabel { font-size: 1.35px; fill: #f2eee6; paint-order: stroke; stroke: #0009; stroke-width: .15em;
+          text-anchor: middle; }
 .model { fill: #ccc; stroke: #333; stroke-width: .08; }
 .involved { fill: #00b8d4; stroke: #004d57; stroke-width: .12; }
-.measured { stroke: #d95f02; stroke-width: .2; stroke-dasharray: .6 .3; }
+.measured { stroke: #222; stroke-width: .25; stroke-linecap: round; }
+.measured.blocked { stroke: #d0103a; stroke-dasharray: .6 .4; }
 .label { font-size: 1.1px; }
 figcaption { font-size: .9rem; color: #444; margin-top: .3rem; }
 """
@@ -54,24 +62,45 @@ def _points(points: list[list[float]]) -> str:
 
 
 def _value(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, separators=(", ", ": "))
-    return str(value)
+    return fmt(value)
+
+
+TRAIT_FILL = ("impassable", "heavy_cover", "light_cover", "water", "elevated")   # as the panel's board.js
+
+
+def sight(measurement: dict[str, Any]) -> str:
+    """How the measured line is drawn, as the panel draws a sight line: solid when clear, dashed when
+    blocked ("" when no sight line was asked)."""
+    los = measurement.get("answers", {}).get("los")
+    if not isinstance(los, dict) or "visible" not in los:
+        return ""
+    return "clear" if los["visible"] else "blocked"
+
+
+def _terrain(piece: dict[str, Any]) -> str:
+    """A terrain piece coloured by its kind and labelled with its id and height, as on the panel."""
+    traits = piece.get("traits", [])
+    kind = next((t for t in TRAIT_FILL if t in traits), "plain")
+    classes = " ".join(["terrain", kind, *(["difficult"] if "difficult" in traits else [])])
+    xs, ys = [p[0] for p in piece["polygon"]], [p[1] for p in piece["polygon"]]
+    height = f' {piece["height"]:g}"' if piece.get("height") else ""
+    return (f'<polygon class="{classes}" data-terrain="{escape(piece["id"])}" '
+            f'points="{_points(piece["polygon"])}"/>'
+            f'<text class="tlabel" x="{sum(xs) / len(xs):.2f}" y="{sum(ys) / len(ys):.2f}">'
+            f'{escape(piece["id"])}{escape(height)}</text>')
 
 
 def _rows(pairs: list[tuple[str, Any]]) -> str:
     return "".join(f"<dt>{escape(k)}</dt><dd>{escape(_value(v))}</dd>" for k, v in pairs)
 
 
-def _picture(picture: dict[str, Any]) -> str:
+def _picture(picture: dict[str, Any], style: str) -> str:
     """A camera picture with its overlay in SVG over it (the SVG shares the picture's pixel frame)."""
     w, h = picture["width"], picture["height"]
     overlay = picture["overlay"]
     shapes = "".join(f'<polygon class="base" points="{_points(b["outline"])}"/>' for b in overlay["bases"])
     if overlay.get("line"):
-        shapes += f'<polyline class="line" points="{_points(overlay["line"])}"/>'
+        shapes += f'<polyline class="line {style}" points="{_points(overlay["line"])}"/>'
     what = f"around {picture['model']}" if picture["kind"] == "crop" else "the whole frame, low resolution"
     alt = f"camera picture {what}"
     return (f'<figure><div class="pic"><img src="data:image/jpeg;base64,{picture["jpeg"]}" width="{w}" '
@@ -87,8 +116,7 @@ def _board(document: dict[str, Any]) -> str:
     except SceneError as exc:
         return f"<p>The board cannot be drawn: {escape(str(exc))}</p>"
     involved = set(document["measurement"].get("models", []))
-    parts = [f'<polygon class="terrain" points="{_points(t["polygon"])}"/>'
-             for t in document["scene"].get("terrain", [])]
+    parts = [_terrain(t) for t in document["scene"].get("terrain", [])]
     for model in scene.models:
         kind = "involved" if model.id in involved else "model"
         parts.append(f'<polygon class="{kind}" points="{_points(footprint_vertices(model).tolist())}"/>')
@@ -96,7 +124,8 @@ def _board(document: dict[str, Any]) -> str:
             x, y = model.position
             parts.append(f'<text class="label" x="{x + 0.9:.2f}" y="{y - 0.9:.2f}">{escape(model.id)}</text>')
     (x0, y0), (x1, y1) = document["measurement"]["line"]
-    parts.append(f'<line class="measured" x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}"/>')
+    style = sight(document["measurement"])
+    parts.append(f'<line class="measured {style}" x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}"/>')
     w, h = scene.board.width, scene.board.height
     return (f'<svg class="board" viewBox="0 0 {w} {h}" role="img" '
             f'aria-label="the board, {w:g} by {h:g} inches">{"".join(parts)}</svg>')
@@ -130,11 +159,11 @@ def page(document: dict[str, Any]) -> str:
               if document["camera"].get("frame") is not None else "no camera frame")]
     sigmas = [(f"{x['id']} position", f'± {x["sigma"]}" (1 sd), heading ± {x.get("heading_sigma", 0)}°')
               for x in document["scene"].get("models", []) if x["id"] in m.get("models", []) and "sigma" in x]
-    answers = "".join(f"<tr><th>{escape(q)}</th><td>{escape(_value(a))}</td></tr>"
-                      for q, a in m["answers"].items())
+    answers = "".join(f"<tr><th>{escape(q)}</th><td>{escape(a)}</td></tr>"
+                      for q, a in answer_rows(m, document["scene"]))
     rulings = "".join(f"<tr><th>{escape(k)}</th><td>{escape(_value(v))}</td></tr>"
                       for k, v in document["rulings"].items()) or "<tr><td>defaults</td></tr>"
-    pictures = ("".join(_picture(p) for p in document.get("pictures", []))
+    pictures = ("".join(_picture(p, sight(m)) for p in document.get("pictures", []))
                 or "<p>No camera picture was available.</p>")
     title = f"Bookmark {document['id']}: {m['question']} {between}"
     return f"""<!doctype html>
