@@ -1,6 +1,7 @@
 """What a player sees on a phone, in Chromium, WebKit and Firefox (tests/web/engines.py) at 390 and 320 px:
 the header on one line, dark form controls, the active tab's band and nothing down its sides, a warning under
-the header and never over it, a measure card that keeps its answer (and no rings of the card before). Pixels are read from each engine's own screenshot."""
+the header and never over it, a measure card that keeps its answer (and no rings of the card before), cover
+named, the Log tab's sentences, bases at their true size. Pixels are read from each engine's own screenshot."""
 
 from __future__ import annotations
 
@@ -166,12 +167,12 @@ TO_SCREEN = """(id) => {
 }"""
 
 
-@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
-def test_cover_from_names_the_pieces(engine, table):
+@pytest.mark.parametrize("size", SIZES)
+def test_cover_from_names_the_pieces(engine, table, size):
     """The card said "cover from: cover" where `los` answers cover_from ["bunker"]."""
     controller, _, _, server = table
     assert controller.ruleset().ask("los", ["gunner-1", "sniper-1"])["cover_from"] == ["bunker"]
-    with engine.open(server.url + "/", PHONE) as page:
+    with engine.open(server.url + "/", size) as page:
         page.wait("() => !!document.querySelector('[data-model]')")
         for model in ("gunner-1", "sniper-1"):
             page.tap_at(*page.js(TO_SCREEN, model))
@@ -211,11 +212,11 @@ def test_an_open_measure_card_keeps_its_answer_until_the_new_one_comes(engine, t
         assert page.js("() => window.__lost") == []
 
 
-@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
-def test_the_first_models_band_rings_go_with_its_card(engine, table):
+@pytest.mark.parametrize("size", SIZES)
+def test_the_first_models_band_rings_go_with_its_card(engine, table, size):
     """Band rings from the first model's card stayed drawn under the measure card."""
     _, _, _, server = table
-    with engine.open(server.url + "/", PHONE) as page:
+    with engine.open(server.url + "/", size) as page:
         page.wait("() => !!document.querySelector('[data-model]')")
         page.tap_at(*page.js(TO_SCREEN, "rifles-1"))
         page.wait("() => document.querySelectorAll('#board .band-area').length > 0")    # its unit's rings
@@ -224,8 +225,8 @@ def test_the_first_models_band_rings_go_with_its_card(engine, table):
         assert page.js("() => document.querySelectorAll('#board .band-area, #board .band-label').length") == 0
 
 
-@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
-def test_the_log_tab_tells_each_event_in_the_replays_own_sentence(engine, table):
+@pytest.mark.parametrize("size", SIZES)
+def test_the_log_tab_tells_each_event_in_the_replays_own_sentence(engine, table, size):
     """The Log tab showed "Ruler:" with nothing after it for a cleared ruler (Replay said "Ruler cleared") and
     "Warning acknowledged: overmove:sniper-1:2": the Log tab, the replay and the club hub share one set."""
     controller, camera, markers, server = table
@@ -235,7 +236,7 @@ def test_the_log_tab_tells_each_event_in_the_replays_own_sentence(engine, table)
     controller.command("acknowledge", id=warning)
     controller.command("ruler", a="rifles-1", b="raiders-1")
     controller.command("ruler")                                          # cleared
-    with engine.open(server.url + "/#log", PHONE) as page:
+    with engine.open(server.url + "/#log", size) as page:
         said = page.wait_text("#log", "Ruler cleared.")
         assert "Warning acknowledged: cohesion of Rifle Squad." in said and warning not in said, said
         shown = page.js("() => [...document.querySelectorAll('#log li')].map((li) => li.lastChild.textContent)")
@@ -244,19 +245,20 @@ def test_the_log_tab_tells_each_event_in_the_replays_own_sentence(engine, table)
         assert len(shown) >= 4 and all(line in summaries for line in shown), (shown, summaries)
 
 
-@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
-def test_bases_are_drawn_at_their_true_size_and_still_take_a_thumb(engine, table):
+@pytest.mark.parametrize("size", SIZES)
+def test_bases_are_drawn_at_their_true_size_and_still_take_a_thumb(engine, table, size):
     """Bases were drawn at least 1.5" across, about twice a 20 mm base: a squad 0.9" apart looked like
     overlapping blobs. Each base is its own size on screen; a tap 18 px from a small base's centre picks it."""
     controller, _, _, server = table
-    with engine.open(server.url + "/", PHONE) as page:
+    with engine.open(server.url + "/", size) as page:
         page.wait("() => !!document.querySelector('[data-model]')")
         px_per_inch = page.boxes("#board")[0]["width"] / controller.state.scene.board.width
         for model in controller.state.scene.models:                      # across, on screen, whatever its facing
             across = page.js(DRAWN_ACROSS, model.id)
             assert across / px_per_inch == pytest.approx(model.base.width_mm / 25.4, abs=0.02), model.id
-        one, two = (page.boxes(f"[data-model='{m}'] circle.base")[0] for m in ("rifles-1", "rifles-2"))
-        assert one["x"] + one["width"] < two["x"]                        # 0.9" apart: two bases, not one blob
+        (x1, y1), (x2, y2) = (page.js(TO_SCREEN, m) for m in ("rifles-1", "rifles-2"))
+        radii = sum(page.js(DRAWN_ACROSS, m) / 2 for m in ("rifles-1", "rifles-2"))   # the fill, not the outline
+        assert np.hypot(x2 - x1, y2 - y1) > radii                         # 0.9" apart: two bases, not one blob
         x, y = page.js(TO_SCREEN, "sniper-1")                           # a 25 mm base alone
         assert page.js(DRAWN_ACROSS, "sniper-1") / 2 < 8
         page.tap_at(x, y + 18)                                            # in the 44 px target, off the base
