@@ -186,7 +186,9 @@ function drawUnitLabels(svg, scene, models, view, scale) {
     const pad = Math.max(...ms.map(modelRadius)) + 0.65 * scale;                        // past the rings
     const x0 = Math.min(...xs) - pad, x1 = Math.max(...xs) + pad, y0 = Math.min(...ys) - pad, y1 = Math.max(...ys) + pad;
     const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-    const g = s("g", { class: "unit-label", "data-label": "unit", "data-unit": unitId, "data-spots": spots([
+    const picked = ms.some((m) => (view.selected || []).includes(m.id));      // placed first: beside its models
+    const g = s("g", { class: "unit-label", "data-label": "unit", "data-unit": unitId, "data-first": picked || null,
+                       "data-spots": spots([
       [cx, y0, 0, 1], [cx, y1, 0, -1], [x1, cy, -1, 0], [x0, cy, 1, 0],
       [x1, y0, -1, 1], [x0, y0, 1, 1], [x1, y1, -1, -1], [x0, y1, 1, -1]]) });
     g.append(s("text", { class: "ulabel", x: cx, y: y0 - 0.2 * size, "text-anchor": "middle", "font-size": size }, text));

@@ -4,10 +4,10 @@
 // point (ax, ay) lies at (x, y), ax -1/0/1 its left/middle/right, ay -1/0/1 its top/middle/bottom.
 //
 // The rule: labels are placed one by one, the more important first (PRIORITY: what a player has just
-// asked for before what is always there). Each takes, of its spots (tried as given, a box further out, and
+// asked for before what is always there; a selected unit's name before the others). Each takes, of its spots (tried as given, a box further out, and
 // on a grid round its first one, each pushed inside what shows of the board), the one that overlaps no
 // label placed before it and lies nearest its first spot, each fixed label still to place that it would
-// cover (a hex's cost) counting as one label height further; those that may move get out of its way.
+// cover (a hex's cost) counting as a label height further (a third for a selected unit's); those that may move get out of its way.
 // A label with no free spot within REACH is hidden: a hex's cost under a unit's name (tapping the hex
 // still says it), a terrain name under a range band's. So is the label of something off the board (or
 // off the zoomed part), none of whose spots shows, and a fixed one the edge would cut. Boxes are
@@ -16,6 +16,7 @@
 // the ruler's distance, who is where, the selected unit's bands, its move costs, terrain, deployment
 export const PRIORITY = ["ruler", "unit", "band", "cost", "terrain", "zone"];
 const REACH = 5;     // box heights: a label never stands further than this from its first spot
+const COVER = 1;     // box heights: what covering one fixed label (a hex's cost) counts as
 
 const overlaps = (a, b, gap) => a.x0 < b.x1 + gap && b.x0 < a.x1 + gap && a.y0 < b.y1 + gap && b.y0 < a.y1 + gap;
 
@@ -49,7 +50,7 @@ function candidates(b, spots) {
 export function placeLabels(svg, { width = 48, height = 48 } = {}, zoom, pxPerInch) {
   const view = zoom ? { x0: zoom.x, y0: zoom.y, x1: zoom.x + zoom.w, y1: zoom.y + zoom.h }
     : { x0: 0, y0: 0, x1: width, y1: height };
-  const rank = (el) => PRIORITY.indexOf(el.dataset.label);
+  const rank = (el) => PRIORITY.indexOf(el.dataset.label) - (el.dataset.first ? 0.5 : 0);   // a selected unit's first
   const labels = [...svg.querySelectorAll("[data-label]")].sort((a, b) => rank(a) - rank(b));
   for (const el of labels) { el.removeAttribute("transform"); el.removeAttribute("visibility"); }
   const m = svg.getScreenCTM();
@@ -70,15 +71,16 @@ export function placeLabels(svg, { width = 48, height = 48 } = {}, zoom, pxPerIn
       el.setAttribute("visibility", "hidden"); return;
     }
     const pending = measured.slice(i + 1).filter((m) => !m.el.dataset.spots).map((m) => m.box);   // fixed
-    // the free box nearest its first spot (in box heights), each fixed label it covers counting one height
+    // the free box nearest its first spot (in box heights), each fixed label it covers counting COVER
     const home = boxAt(box, spots[0] || [box.x0, box.y0, -1, -1], view), h = box.y1 - box.y0;
+    const cover = el.dataset.first ? COVER / 3 : COVER;        // a selected unit's name keeps to its models
     let best = null, least = Infinity;
     candidates(box, spots).forEach((spot, k) => {
       const b = boxAt(box, spot, view);
       if (placed.some((p) => overlaps(b, p, gap))) return;
       const away = Math.hypot(b.x0 - home.x0, b.y0 - home.y0) / h;
       if (away > REACH) return;
-      const score = away + pending.filter((p) => overlaps(b, p, gap)).length + k * 1e-3;
+      const score = away + cover * pending.filter((p) => overlaps(b, p, gap)).length + k * 1e-3;
       if (score < least) { best = b; least = score; }
     });
     if (!best) { el.setAttribute("visibility", "hidden"); return; }
