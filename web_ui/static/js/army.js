@@ -5,8 +5,11 @@ import { fieldInput, fieldValues } from "./fields.js";
 import { rulesets } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
-const army = { editing: null, system: null };
+const army = { editing: null, system: null, added: null };
 const on = (fields, place) => fields.filter((f) => f.place === place);
+
+// The unit being edited, else the one added last on this page (its models are offered their markers).
+export const armyUnit = () => army.editing || army.added;
 
 async function profile(app) {
   const name = app.state?.scene.ruleset;
@@ -81,6 +84,7 @@ export function setupArmy(app) {
       ? await attempt(() => send("PUT", `/api/units/${encodeURIComponent(editing)}`, { unit }), `${editing} saved`)
       : await attempt(() => send("POST", "/api/units", { unit, count: Number($("unit-form").elements.count.value) }),
                       `${unit.id} added`);
+    if (done && !editing) army.added = unit.id;
     if (done) { army.editing = null; fillForm(units, null, app.state.scene.players?.length ? app.state.scene.players : ["A", "B"]); }
   });
   $("unit-cancel").addEventListener("click", async () => { army.editing = null; army.system = null; renderArmy(app); });

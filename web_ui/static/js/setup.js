@@ -2,7 +2,8 @@
 import { attempt, el, getJSON, send } from "./api.js";
 import { boardPoint, drawBoard, hexLayout, s } from "./board.js";
 import { renderCameraSummary } from "./camera.js";
-import { renderArmy, setupArmy } from "./army.js";
+import { armyUnit, renderArmy, setupArmy } from "./army.js";
+import { renderMarkerPrompt } from "./placing.js";
 import { renderGames, rulesets as systems, setupGames } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +38,7 @@ export function renderSetup(app) {
   if (editor.sub === "army") renderArmy(app);
   if (editor.sub === "game" && !editor.filled) { editor.filled = true; renderGames(app); }
   if (editor.sub === "roster") renderRoster(state);
+  renderMarkerPrompt(state, [armyUnit(), state.selection?.unit], editor.sub === "army" || editor.sub === "roster");
   if (editor.sub === "leds") renderLeds(state);
   if (editor.sub === "settings" && !editor.filled) { editor.filled = true; loadSettings(app); }
 }
