@@ -1,5 +1,5 @@
 """Subcommands of `smarttable`, one module per room; each has `register(subparsers)`."""
 
-from table.commands import club, live, query, vision
+from table.commands import club, game, live, query, vision
 
-COMMAND_MODULES = (query, vision, live, club)
+COMMAND_MODULES = (query, vision, live, game, club)

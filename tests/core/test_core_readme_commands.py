@@ -22,6 +22,7 @@ ELSEWHERE = {
            "tests/web/test_simulated_tables.py run it",
     "log": "reads the table's own log: tests/live/test_run_scene.py runs it after run --demo",
     "bookmarks": "needs a bookmark made on the panel: tests/web/test_bookmarks*.py",
+    "game": "asks a running table: tests/web/test_game_command.py runs it against run --demo",
     "hub": "needs an MQTT broker: tests/club",
     "camera": "needs a table on an MQTT broker: tests/club/test_club_remote_camera.py",
 }
