@@ -11,8 +11,8 @@ Designs (bench/vision/sticker_designs.py):
 - ring: the ring sticker (vision/sticker.py), read by `locate` from `[markers] stickers`;
 - custom48: tagCustom48h12 as big as the sticker's disc holds, read by the AprilTag library;
 - rim: four tag36h11 round the rim, as big as fit outside the model's feet, voted.
-Then the other bases the rule systems use, ring sticker against the centred marker: an Age of
-Tyrants stand (40x20 mm, five 6 mm-scale figures, the ring for a 20 mm base under the middle one),
+Then the other bases the rule systems use, ring sticker against the centred marker: a 6 mm-scale
+stand (40x20 mm, five figures, the ring for a 20 mm base under the middle one),
 a 60x35 mm oval cavalry model (a 35 mm ring) and a vehicle with no base (a 50 mm ring on its hull's
 roof, 30 mm up, its turret on the sticker's middle; the roster gives the roof's height).
 
@@ -93,7 +93,7 @@ def _turret(rng: random.Random) -> tuple[Figure, ...]:
     return (Figure(12.0, 10.0, (0.0, 0.0), (gun,), *(rng.uniform(0.1, 0.7) for _ in range(5))),)
 
 
-SHAPES = (Shape("AoT stand 40x20", "rect", 40.0, 20.0, 20.0, THICK_MM, _stand),
+SHAPES = (Shape("6 mm stand 40x20", "rect", 40.0, 20.0, 20.0, THICK_MM, _stand),
           Shape("oval 60x35", "oval", 60.0, 35.0, 35.0, THICK_MM, _cavalry),
           Shape("vehicle hull 60x90", "rect", 60.0, 90.0, 50.0, 30.0, _turret))
 
