@@ -40,20 +40,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-PIN = "246813"
+import demo_table
+from demo_table import PIN, ROOT, free_port, write_config
+
 TABLE_ID = "soak"
 MODELS = ("rifles-1", "rifles-2", "gunner-1", "raiders-1", "raiders-2", "sniper-1")
 READS = ("/api/state", "/api/log?after=0&limit=50", "/api/replay", "/api/questions", "/api/camera.jpg",
          "/api/query/distance?arg=rifles-1&arg=raiders-1", "/api/query/los?arg=rifles-1&arg=sniper-1",
          "/api/bookmarks")
 Write = tuple[str, str, dict[str, Any]]          # method, path, body
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def writes(worker: int) -> Iterator[Write]:
@@ -303,22 +298,6 @@ def start_broker(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
     raise SystemExit("mosquitto did not listen")
 
 
-def wait_for_panel(port: int, table: subprocess.Popen[str], stderr: Path, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if table.poll() is not None:
-            raise SystemExit(f"the table exited: {stderr.read_text()}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/api/camera.jpg")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.5)
-    raise SystemExit("the panel never answered")
-
-
 def threads_of(targets: list[Callable[[], None]]) -> list[threading.Thread]:
     return [threading.Thread(target=target, daemon=True) for target in targets]
 
@@ -333,22 +312,14 @@ def main() -> int:
     parser.add_argument("--bound-s", type=float, default=20.0, help="every command answers within this")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="smarttable-concurrency-"))
-    from table.config import CONFIG_DIR
-
     broker, broker_port = start_broker(folder)
-    config = folder / "table.toml"
-    config.write_text(f'[web]\npin = "{PIN}"\n[log]\npath = "game.sqlite3"\n'
-                      f'[mqtt]\nurl = "mqtt://127.0.0.1:{broker_port}"\ntable_id = "{TABLE_ID}"\n'
-                      f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
-                      f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n')
+    mqtt = f'[mqtt]\nurl = "mqtt://127.0.0.1:{broker_port}"\ntable_id = "{TABLE_ID}"\n'
+    config = write_config(folder, mqtt)
     port = free_port()
     stderr = (folder / "table.stderr").open("w")           # read at the end (a pipe could fill and block it)
-    table = subprocess.Popen([sys.executable, "-m", "table.cli", "run", "--demo", "--config", str(config),
-                              "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
-                             stdout=subprocess.DEVNULL, stderr=stderr, text=True)
+    table = demo_table.start(config, port, stderr)
     exited = None
     try:
-        wait_for_panel(port, table, folder / "table.stderr")
         soak = Soak(port, args.bound_s)
         club = Club(soak, broker_port, args.new_game_s)
         progress = Progress(soak)

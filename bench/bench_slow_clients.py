@@ -38,33 +38,15 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PIN = "246813"
+import demo_table
+from demo_table import PIN, free_port, write_config
+
 HEAD = b"GET /api/state HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 20000
 
 
 def start_table(folder: Path) -> tuple[subprocess.Popen[str], int]:
-    from table.config import CONFIG_DIR
-
-    config = folder / "table.toml"
-    config.write_text(f'[web]\npin = "{PIN}"\n[log]\npath = "game.sqlite3"\n'
-                      f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
-                      f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n')
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    table = subprocess.Popen([sys.executable, "-m", "table.cli", "run", "--demo", "--config", str(config),
-                              "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if ask(port, "/api/camera.jpg")[0] == 200:
-                return table, port
-        except OSError:
-            time.sleep(0.5)
-    table.kill()
-    raise SystemExit("the table's panel never answered")
+    port = free_port()
+    return demo_table.start(write_config(folder), port), port
 
 
 def ask(port: int, path: str, source: str = "127.0.0.1", timeout: float = 30.0) -> tuple[int, float]:
@@ -397,11 +379,7 @@ def main() -> int:
             else:
                 code = unread(port, table.pid, args.seconds or 300.0, args.clients, args.max_growth_mb)
         finally:
-            table.terminate()
-            try:
-                table.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                table.kill()
+            demo_table.stop(table)
     print(f"load after: {os.getloadavg()[0]:.2f} (1 min)")
     return code
 

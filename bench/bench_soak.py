@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PIN = "246813"
+import demo_table
+from demo_table import free_port, write_config
+
 POLLED = ("/api/state", "/api/camera.jpg", "/api/log?after=0&limit=50", "/api/questions", "/api/rulesets",
           "/api/openapi.json", "/api/scenes", "/api/query/distance?arg=rifles-1&arg=raiders-1", "/")
 POLL_EVERY_S = 0.5
@@ -33,12 +32,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Phones:
@@ -104,22 +97,6 @@ class Phones:
                 self.stop.wait(1.0)
 
 
-def wait_for_panel(port: int, table: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if table.poll() is not None:
-            raise SystemExit(f"the table exited: {table.stderr.read() if table.stderr else ''}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/api/camera.jpg")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.5)
-    raise SystemExit("the panel never answered")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3600.0)
@@ -132,18 +109,9 @@ def main() -> int:
     parser.add_argument("--paths", nargs="+", default=list(POLLED), help="the paths the polling phones ask")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="smarttable-soak-"))
-    config = folder / "table.toml"
-    from table.config import CONFIG_DIR
-
-    config.write_text(f'[web]\npin = "{PIN}"\n[log]\npath = "game.sqlite3"\n'
-                      f'[hardware]\npin_map = "{CONFIG_DIR}/pins-pi4.toml"\n'
-                      f'led_layout = "{CONFIG_DIR}/leds/edge-strip.toml"\n')
     port = free_port()
-    table = subprocess.Popen([sys.executable, "-m", "table.cli", "run", "--demo", "--config", str(config),
-                              "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    table = demo_table.start(write_config(folder), port)
     try:
-        wait_for_panel(port, table)
         phones = Phones(port, tuple(args.paths))
         threads = [threading.Thread(target=phones.poller, args=(i,), daemon=True)
                    for i in range(args.pollers)]
@@ -171,11 +139,7 @@ def main() -> int:
         for thread in threads:
             thread.join(timeout=35)
     finally:
-        table.terminate()
-        try:
-            table.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            table.kill()
+        demo_table.stop(table)
     print(f"{'path':<28} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8}")
     everything = []
     for path, times in sorted(phones.latency.items()):
