@@ -326,10 +326,17 @@ def read_cells(grey: np.ndarray, quad: np.ndarray, cells: int) -> tuple[np.ndarr
     ring = np.concatenate([means[0], means[-1], means[1:-1, 0], means[1:-1, -1]])
     inner = means[QUIET_CELLS:-QUIET_CELLS, QUIET_CELLS:-QUIET_CELLS]
     border = np.concatenate([inner[0], inner[-1], inner[1:-1, 0], inner[1:-1, -1]])
-    white, black = float(np.median(ring)), float(np.median(border))
+    white, black = _median(ring), _median(border)
     if white - black < 25:
         return None
     return (inner > (white + black) / 2).astype(np.uint8), white, black
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a short 1-D array, without its overhead (a tenth of a millisecond a call)."""
+    s = np.sort(values)
+    n = len(s)
+    return float((s[(n - 1) // 2] + s[n // 2]) / 2)
 
 
 def _border_errors(bits: np.ndarray) -> int:

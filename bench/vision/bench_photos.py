@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -210,8 +211,11 @@ def main() -> int:
         print(f"bench_photos: {root}: no such folder (the shared photos sit beside the repository)",
               file=sys.stderr)
         return 2
+    # plain OpenCV's cost moves with its version (5.1 reads these photos in a third of 5.0's CPU)
+    print(f"OpenCV {cv2.__version__}; load average at the start {os.getloadavg()[0]:.1f}")
     parts = {part: {name: measure(photos, args.repeats) for name, photos in sets.items()}
              for part, sets in split(photo_sets(root), DATA / "photos-split.json").items()}
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
     for part, runs in parts.items():
         report_part(part, runs, args.misses)
     report_versus(parts)
