@@ -16,9 +16,13 @@ the replay runs on a clock of the process's CPU time (a dedicated core: on a sha
 other processes' load would decide which frames are dropped); `--clock wall` replays in real time
 through the controller's own capture and loop threads; `--slowdown 5` stands in for a core five
 times slower (every cost x5, the frame budget /5).
+`--miniatures` plays the same game with a painted miniature standing on every model's ring sticker
+(`[markers] stickers`: 25 mm bases, the gunner's 40 mm; each unit's formation spread so that
+neighbours stand in base contact), rendered by the synthetic camera (vision.miniature).
 Targets: worst frame <= 2x the median, >= 95% of frames processed.
 
     .venv/bin/python bench/bench_hands.py [--size 2028x1520 --fps 10] [--size 4056x3040 --fps 5]
+    .venv/bin/python bench/bench_hands.py --miniatures --size 4056x3040 --fps 5
 """
 
 from __future__ import annotations
@@ -43,11 +47,11 @@ from table.hw import build_hardware
 from table.live.controller import TableController
 from table.live.gamelog import GameLog
 from table.live.leds import load_layout
-from table.scene import load_scene
+from table.scene import Base, Scene, load_scene
 from vision.camera import PinholeCamera
 from vision.pipeline import VisionPipeline
-from vision.synthetic import Renderer, RenderOptions
-from vision.synthetic_scene import Hand, SyntheticScene, from_scene
+from vision.synthetic import Renderer, RenderOptions, sticker_tiles
+from vision.synthetic_scene import Hand, SyntheticScene, config_stickers, from_scene
 from vision.types import Frame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,10 +61,38 @@ OPTIONS = RenderOptions(supersample=2, noise_sigma=0.0, blur_sigma=0.5, decoys=0
 NOISE_SIGMA = 1.5  # sensor noise, fresh each frame
 STAGES = ("detection", "recovery", "tracking", "rules", "outputs")
 CARRIES = {23: (38.0, 10.0, 135.0), 22: (12.45 + 8.0, 8.78, 180.0)}  # marker: where the script leaves it
+# --miniatures: ring stickers by base (the demo's 20 mm bases become 25 mm: a 28 mm-scale figure's body
+# covers a 20 mm sticker's locator ring), the sticker tops 3 mm above the board
+STICKERS = {"25": "10-12,20-23", "40": "13"}
+SMALLEST_BASE_MM = 25.0
 
 
-def config_for(size: tuple[int, int], fps: float) -> Config:
-    return from_document({"camera": {"width": size[0], "height": size[1], "fps": fps}}, "<bench>")
+def config_for(size: tuple[int, int], fps: float, miniatures: bool = False) -> Config:
+    doc: dict = {"camera": {"width": size[0], "height": size[1], "fps": fps}}
+    if miniatures:
+        doc["markers"] = {"stickers": STICKERS, "model_height_mm": 3}
+    return from_document(doc, "<bench>")
+
+
+def game_scene(config: Config) -> Scene:
+    """The demo scene; with ring stickers in the config, every base at least SMALLEST_BASE_MM and each
+    unit spread about its first model so that its two nearest models' bases touch."""
+    scene = load_scene(SCENE)
+    if not config.markers.stickers:
+        return scene
+    models = []
+    for unit in scene.units:
+        members = scene.models_of(unit.id)
+        bases = [replace(m.base, width_mm=max(m.base.width_mm, SMALLEST_BASE_MM),
+                         depth_mm=max(m.base.depth_mm, SMALLEST_BASE_MM)) for m in members]
+        first = members[0]
+        gaps = [math.dist(a.position, b.position) for i, a in enumerate(members) for b in members[i + 1:]]
+        spread = bases[0].width_mm / 25.4 / min(gaps) if gaps else 1.0
+        models += [replace(m, base=Base(b.shape, b.width_mm, b.depth_mm),
+                           x=first.position[0] + (m.position[0] - first.position[0]) * spread,
+                           y=first.position[1] + (m.position[1] - first.position[1]) * spread)
+                   for m, b in zip(members, bases, strict=True)]
+    return scene.with_models(tuple(models))
 
 
 def rest(scene: SyntheticScene, hand: Hand, frames: int) -> list[SyntheticScene]:
@@ -90,7 +122,7 @@ def carry(scene: SyntheticScene, marker_id: int, to: tuple[float, float, float],
 def script(config: Config) -> list[SyntheticScene]:
     """60 frames: still, a hand over rifles-1..3, the sniper carried 4", a raider carried 8" and
     turned, a hand over raiders-1 and -2, still."""
-    scene = from_scene(load_scene(SCENE), config)
+    scene = from_scene(game_scene(config), config)
     out = [scene] * 6
     out += rest(scene, Hand(10.45, 38.0, angle=90.0, height_in=1.0), 6)
     out += [scene] * 5
@@ -105,13 +137,14 @@ def script(config: Config) -> list[SyntheticScene]:
 def rendered(config: Config, scenes: list[SyntheticScene]) -> list[np.ndarray]:
     """The frames, from the cache when it holds them (keyed by script, size and render options)."""
     size = (int(config.camera.width), int(config.camera.height))
-    key = hashlib.sha256(repr((scenes, size, OPTIONS, NOISE_SIGMA)).encode()).hexdigest()[:16]
+    key = hashlib.sha256(repr((scenes, size, OPTIONS, NOISE_SIGMA, sorted(config_stickers(config).items())))
+                         .encode()).hexdigest()[:16]
     folder = CACHE / f"{size[0]}x{size[1]}-{key}"
     if (folder / "done").exists():
         return [np.load(folder / f"{i:03d}.npy") for i in range(len(scenes))]
     folder.mkdir(parents=True, exist_ok=True)
     camera = PinholeCamera.overhead(size, scenes[0].board, tilt_deg=(3.0, -2.0))
-    renderer = Renderer(camera, scenes[0].board, OPTIONS)
+    renderer = Renderer(camera, scenes[0].board, OPTIONS, sticker_tiles(config_stickers(config)))
     corners = {int(k) for k in config.markers.corners}
     rng = np.random.default_rng(5)
     clean: dict[SyntheticScene, np.ndarray] = {}
@@ -170,7 +203,7 @@ def replay(config: Config, frames: list[np.ndarray], slowdown: float | None = No
     fps = float(config.camera.fps)
     log_dir = tempfile.mkdtemp(prefix="bench-hands-")
     controller = TableController(config, hardware=hardware, layout=layout, pipeline=pipeline,
-                                 log_=GameLog(Path(log_dir) / "bench.sqlite3"), scene=load_scene(SCENE),
+                                 log_=GameLog(Path(log_dir) / "bench.sqlite3"), scene=game_scene(config),
                                  open_source=lambda: Replay(frames, fps))
     timings = Timings()
     now: dict[str, float] = {}
@@ -255,14 +288,18 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def check(controller: TableController, config: Config) -> list[str]:
-    """Where the table put every model and which moves it logged, against the script."""
+    """Where the table put every model, whether the camera tracks it at the end (a model never seen
+    keeps the scene file's place), and which moves it logged, against the script."""
     truth = {m.id: m for m in script(config)[-1].markers}
     problems = []
+    states = {m["id"]: m.get("state") for m in controller.snapshot().scene["models"]}
     for model in controller.state.scene.models:
         t = None if model.marker is None else truth.get(model.marker)
         if t is None:
             continue
-        if model.x is None or model.y is None:
+        if states.get(model.id) != "tracked":
+            problems.append(f"{model.id} not tracked by the camera ({states.get(model.id)})")
+        elif model.x is None or model.y is None:
             problems.append(f"{model.id} not on the table, script ({t.x}, {t.y})")
         elif math.dist((model.x, model.y), (t.x, t.y)) > 0.01:
             problems.append(f"{model.id} at ({model.x:.3f}, {model.y:.3f}), script ({t.x}, {t.y})")
@@ -311,6 +348,9 @@ def main() -> None:
     parser.add_argument("--slowdown", type=float, default=1.0,
                         help="with --clock cpu: a core this many times slower (its budget shrinks to match)")
     parser.add_argument("--per-frame", action="store_true", help="print every frame's stages")
+    parser.add_argument("--miniatures", action="store_true",
+                        help="a painted miniature on every model's ring sticker (25 and 40 mm bases, "
+                             "units in base contact)")
     args = parser.parse_args()
     sizes = [pixels(s) for s in (args.size or ["2028x1520", "4056x3040"])]
     rates = args.fps or [10.0, 5.0][:len(sizes)]
@@ -319,17 +359,18 @@ def main() -> None:
     print(f"pinned to CPU {args.cpus}; " + ("real time (wall clock)" if slowdown is None else
           f"CPU-time clock (a dedicated core{f' {slowdown:g}x slower' if slowdown != 1 else ''})"))
     for size, fps in zip(sizes, rates, strict=True):
-        config = config_for(size, fps)
+        config = config_for(size, fps, args.miniatures)
         frames = rendered(config, script(config))
         timings, controller, offered = replay(config, frames, slowdown)
-        report(f"{size[0]}x{size[1]} at {fps:g} fps", timings, offered, fps)
+        extra = ", miniatures on ring stickers" if args.miniatures else ""
+        report(f"{size[0]}x{size[1]} at {fps:g} fps{extra}", timings, offered, fps)
         if args.per_frame:
             for n, i in enumerate(timings.frames):
                 stages = "  ".join(f"{s} {timings.stages[s][n] * 1000:6.1f}" for s in STAGES)
                 print(f"    frame {i:3d}: {stages}   total {timings.total[n] * 1000:6.1f} ms")
         problems = check(controller, config)
-        print("  against the script: " + ("every model in place, the two carries logged" if not problems
-                                          else "; ".join(problems)))
+        print("  against the script: " + ("; ".join(problems) if problems else
+                                          "every model tracked and in place, the two carries logged"))
         controller.close()
 
 

@@ -129,8 +129,10 @@ def detector_parameters(settings: DetectorSettings, image_shape: tuple[int, ...]
     return p
 
 
-def _side(quad: np.ndarray) -> float:
-    return float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+def _sides(quads: np.ndarray) -> np.ndarray:
+    """Mean side length of each of (M, 4, 2) quads, (M,)."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    return np.linalg.norm(q - q[:, [1, 2, 3, 0]], axis=2).mean(axis=1)
 
 
 def _ids(ids: np.ndarray | None) -> np.ndarray:
@@ -198,10 +200,12 @@ class MarkerDetector:
             def enhance(image: np.ndarray, scale: float) -> np.ndarray:
                 return sharpened(image, s.min_side_px / 1.5 / scale if flatten else 0.0)
 
-            got = [(i, q) for i, q in apriltags.read(view, self.family.library, 1.0 if dense else s.scale,
-                                                     enhance if sharpen or flatten else None)
-                   if s.min_side_px <= _side(q) and (s.max_side_px <= 0 or _side(q) <= s.max_side_px)]
-            return [q.astype(np.float32) for _, q in got], [i for i, _ in got], []
+            got = apriltags.read(view, self.family.library, 1.0 if dense else s.scale,
+                                 enhance if sharpen or flatten else None)
+            sides = _sides(np.array([q for _, q in got]))
+            keep = (sides >= s.min_side_px) & ((s.max_side_px <= 0) | (sides <= s.max_side_px))
+            return ([q.astype(np.float32) for (_, q), k in zip(got, keep, strict=True) if k],
+                    [i for (i, _), k in zip(got, keep, strict=True) if k], [])
         image = self.enhanced(view, flatten) if sharpen or flatten else view
         corners, ids, rejected = self._detector(image.shape, dense).detectMarkers(image)
         return ([np.asarray(c, np.float32).reshape(4, 2) for c in corners], [int(i) for i in _ids(ids)],
@@ -239,7 +243,7 @@ class MarkerDetector:
         stacked = np.stack(quads).astype(np.float32)
         todo = np.arange(len(quads))
         if f.library is not None and (dense or self.settings.scale <= 1.0):
-            todo = todo[[_side(q) < REFINE_CELL_PX * f.square_cells for q in stacked]]
+            todo = todo[_sides(stacked) < REFINE_CELL_PX * f.square_cells]
         if len(todo):
             stacked[todo] = refine_corners(grey, stacked[todo], 1.0 / f.square_cells,
                                            iterations=1 if f.library else 2, light_inside=f.light_inside)
@@ -322,10 +326,17 @@ def read_cells(grey: np.ndarray, quad: np.ndarray, cells: int) -> tuple[np.ndarr
     ring = np.concatenate([means[0], means[-1], means[1:-1, 0], means[1:-1, -1]])
     inner = means[QUIET_CELLS:-QUIET_CELLS, QUIET_CELLS:-QUIET_CELLS]
     border = np.concatenate([inner[0], inner[-1], inner[1:-1, 0], inner[1:-1, -1]])
-    white, black = float(np.median(ring)), float(np.median(border))
+    white, black = _median(ring), _median(border)
     if white - black < 25:
         return None
     return (inner > (white + black) / 2).astype(np.uint8), white, black
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a short 1-D array, without its overhead (a tenth of a millisecond a call)."""
+    s = np.sort(values)
+    n = len(s)
+    return float((s[(n - 1) // 2] + s[n // 2]) / 2)
 
 
 def _border_errors(bits: np.ndarray) -> int:

@@ -7,9 +7,10 @@ markers found, extras (detections matching no reference marker: false ids), corn
 `smarttable detect` (vision.detect.detect_markers) against plain OpenCV (an ArucoDetector with
 default parameters for the same dictionary) and the AprilTag C library alone on the whole frame
 (`apriltag("tag36h11", maxhamming=1, decimate=1.0)`, decision margin >= 30, for the families it
-knows). The consensus references of the AprilTag sets sit within a few hundredths of a pixel of the
-library's own corners, so its corner error there says little (bench/vision/bench_corners.py measures
-corners against renders' ground truth).
+knows), and the library's floor: its CPU on a flat grey frame of the same size. The consensus
+references of the AprilTag sets sit within a few hundredths of a pixel of the library's own corners,
+so its corner error there says little (bench/vision/bench_corners.py measures corners against
+renders' ground truth).
 Goals for ours, per part: >= 98% found, no false ids, >= 95% of corners within 1 px, CPU <= 1.2x
 plain OpenCV. CPU is process time (all threads), the median of --repeats runs per photo, interleaved.
 A last table sets ours against the library alone on the sets it knows, per set in each part, per
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -94,9 +96,11 @@ class Run:
     library_knows: bool = True  # the library reads these photos' family
     scores: dict[str, Score] = field(default_factory=lambda: {name: Score() for name in DETECTORS})
     cpu: dict[str, list[float]] = field(default_factory=lambda: {name: [] for name in DETECTORS})
+    flat: list[float] = field(default_factory=list)  # the library on a flat grey frame of each photo's size
 
     def __iadd__(self, other: Run) -> Run:
         self.photos += other.photos
+        self.flat += other.flat
         for name in DETECTORS:
             merge(self.scores[name], other.scores[name])
             self.cpu[name] += other.cpu[name]
@@ -107,10 +111,16 @@ def measure(photos: list[Photo], repeats: int) -> Run:
     run = Run(len(photos), all(family(p.dictionary).library is not None for p in photos))
     for photo in photos:
         image = read_image(photo.path)
+        flat = np.full_like(image, 128)
         runs: dict[str, list[float]] = {name: [] for name in DETECTORS}
+        flats: list[float] = []
         for _ in range(repeats):  # interleaved, so every detector sees the same machine load
             for name, fn in DETECTORS.items():
                 runs[name].append(cpu_seconds(lambda: fn(image, photo.dictionary)))  # noqa: B023
+            if run.library_knows:
+                flats.append(cpu_seconds(lambda: apriltag_library(flat, photo.dictionary)))  # noqa: B023
+        if flats:
+            run.flat.append(statistics.median(flats))
         for name, fn in DETECTORS.items():
             run.scores[name].add(photo, fn(image, photo.dictionary))
             run.cpu[name].append(statistics.median(runs[name]))
@@ -155,6 +165,10 @@ def report_part(part: str, runs: dict[str, Run], misses: bool) -> None:
                 print("  library  (does not know this dictionary)")
                 continue
             print(line(det, run.scores[det], run.cpu[det], run.cpu["plain"]))
+            if det == "library":
+                print(f"  library on a flat grey frame of each photo's size (its floor): CPU "
+                      f"{statistics.median(run.flat) * 1000:6.1f} ms/photo (median), "
+                      f"{sum(run.flat) / sum(run.cpu['plain']):.2f}x plain on the photos")
             if misses and det == "ours" and part == "development":
                 print(f"    missed {run.scores[det].missed}\n    extras {run.scores[det].extras}")
         total += run
@@ -210,8 +224,11 @@ def main() -> int:
         print(f"bench_photos: {root}: no such folder (the shared photos sit beside the repository)",
               file=sys.stderr)
         return 2
+    # plain OpenCV's cost moves with its version (5.1 reads these photos in a third of 5.0's CPU)
+    print(f"OpenCV {cv2.__version__}; load average at the start {os.getloadavg()[0]:.1f}")
     parts = {part: {name: measure(photos, args.repeats) for name, photos in sets.items()}
              for part, sets in split(photo_sets(root), DATA / "photos-split.json").items()}
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
     for part, runs in parts.items():
         report_part(part, runs, args.misses)
     report_versus(parts)
