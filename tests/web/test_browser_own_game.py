@@ -99,6 +99,11 @@ def clear_table(page, table: TableProcess) -> None:
     assert old, "the sandbox starts with the demo's models on its board"
     table.wait_for(lambda s: {u["marker"] for u in s["status"]["unassigned"]} == old and
                    {w["id"].split(":")[-1] for w in s["warnings"] if w["kind"] == "unknown_marker"} == set(map(str, old)))
+    page.wait("(n) => document.querySelectorAll('#alerts .alert').length === n", len(old))
+    # a warning each at the top of the screen, stacked in a third of it: the page under them stays in reach
+    top = page.js("() => { const r = document.getElementById('top').getBoundingClientRect(); "
+                  "return [r.bottom, innerHeight, document.getElementById('alerts').scrollHeight]; }")
+    assert top[0] <= 0.45 * top[1] < top[2], top
     for marker in old:
         table.post(f"/api/sandbox/markers/{marker}", method="DELETE")
     table.wait_for(lambda s: not s["status"]["unassigned"] and not s["warnings"])
