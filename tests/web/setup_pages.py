@@ -19,8 +19,7 @@ def see(page, selector: str, text: str) -> str:
 
 
 def start_game(page, system: str) -> None:
-    """Set-up > Game: a new game of `system` on the board the form has chosen (an empty board unless the
-    caller chose a scenario first), confirmed."""
+    """Set-up > Game: a new game of `system` on an empty board with the form's players, confirmed."""
     page.wait("(v) => !!document.querySelector(`#game-form select[name=ruleset] option[value=${v}]`)", system)
     assert page.js(SET, ["#game-form select[name=ruleset]", system]) == system
     page.wait("() => document.querySelector('#game-form select[name=scenario] option').textContent === "
