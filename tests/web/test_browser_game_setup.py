@@ -10,13 +10,13 @@ import urllib.request
 
 import pytest
 
+from tests.web.browser import BOARD_TO_SCREEN
 from tests.web.engines import NARROW, PHONE
 from tests.web.server import PIN, LiveServer, make_app
+from tests.web.setup_pages import HEX, MOVE, SET, add_unit, see, start_game
 from tests.web.tables import demo_controller
 
 SYSTEMS = ["age_of_tyrants", "hex_skirmish", "synaptik", "syniad"]
-MOVE = {"synaptik": "movement", "age_of_tyrants": "move", "syniad": "movement", "hex_skirmish": "movement"}
-HEX = {"hex_skirmish", "syniad"}
 
 
 @pytest.fixture
@@ -28,38 +28,9 @@ def table(tmp_path):
     controller.close()
 
 
-SET = """([selector, value]) => { const e = document.querySelector(selector); e.value = value;
-  e.dispatchEvent(new Event('change', { bubbles: true })); return e.value; }"""
-
-
 def open_setup(engine, server, size):
     page = engine.open(server.url + "/#setup/game", size)
     return page
-
-
-def see(page, selector: str, text: str) -> str:
-    """What `selector` shows once the player scrolls to it."""
-    page.wait("(s) => { const e = document.querySelector(s); e?.scrollIntoView({ block: 'center' }); return !!e; }",
-              selector)
-    return page.wait_text(selector, text)
-
-
-def start_game(page, system: str) -> None:
-    page.wait("(v) => !!document.querySelector(`#game-form select[name=ruleset] option[value=${v}]`)", system)
-    assert page.js(SET, ["#game-form select[name=ruleset]", system]) == system
-    page.wait("() => document.querySelector('#game-form select[name=scenario] option').textContent === "
-              "'Empty board'")
-    page.tap("#game-form button[type=submit]")
-    page.wait_text("#confirm-text", f"start a new {system} game")
-    page.tap("#confirm-dialog button[value=ok]")
-
-
-def add_unit(page, move: str) -> None:
-    page.js(SET, ["#unit-form input[name=id]", "blue"])
-    page.js(SET, [f"#unit-stats [data-field={move}] input", "5"])
-    if page.js("() => !document.getElementById('unit-weapon').hidden"):
-        page.js(SET, ["#unit-weapon input[name=weapon]", "Gun"])
-    page.tap("#unit-submit")
 
 
 @pytest.mark.parametrize("engine", ["chromium"], indirect=True)
@@ -137,3 +108,55 @@ def test_the_game_and_army_forms_fit_a_narrow_phone(engine, table, size):
           .map((e) => e.tagName + '#' + e.id + '.' + e.className)""")
         assert wide == [] and page.js("() => document.documentElement.scrollWidth") <= size[0]
         assert controller.snapshot().scene["units"][0]["stats"]["move"] == 5
+
+
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_the_army_of_the_player_chosen_is_saved_though_the_table_changed_meanwhile(engine, table):
+    controller, server = table
+    with open_setup(engine, server, PHONE) as page:
+        page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
+        page.goto(server.url + "/#setup/army")
+        page.wait("() => !!document.querySelector(\"#army-player option[value='B']\")")
+        page.js(SET, ["#army-player", "B"])
+        page.js("() => { for (const o of document.getElementById('army-player').options) o.dataset.old = '1'; }")
+        seq = controller.snapshot().seq
+        advance = urllib.request.Request(server.url + "/api/phase/advance", data=b"{}", method="POST",
+                                         headers={"X-Table-PIN": PIN, "Content-Type": "application/json"})
+        urllib.request.urlopen(advance).close()          # another phone changes the table meanwhile
+        page.wait("(seq) => window.smarttable.state?.seq > seq", seq)
+        page.wait("() => !document.querySelector('#army-player option').dataset.old")   # the list drawn again
+        assert page.js("() => document.getElementById('army-player').value") == "B"
+        page.js(SET, ["#army-save input[name=name]", "theirs"])
+        page.tap("#army-save button")
+        page.wait_text("#toast", "Army theirs saved")
+        saved = json.load(urllib.request.urlopen(server.url + "/api/armies/theirs"))
+        assert saved["player"] == "B" and [u["id"] for u in saved["units"]] == ["raiders", "sniper"]
+
+
+@pytest.mark.parametrize("engine", ["chromium"], indirect=True)
+def test_the_board_drawn_is_saved_as_a_scenario_for_a_new_game(engine, table):
+    controller, server = table
+    with open_setup(engine, server, PHONE) as page:
+        page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
+        page.goto(server.url + "/#setup/terrain")
+        page.wait("() => document.querySelectorAll('#traits input').length > 0")
+        before = [t["id"] for t in controller.snapshot().scene["terrain"]]
+        page.js("() => document.getElementById('terrain-board').scrollIntoView({ block: 'center' })")
+        for x, y in ((40, 40), (44, 40), (42, 44)):
+            page.tap_at(*page.js(BOARD_TO_SCREEN, [x, y, "terrain-board"]))
+        page.js(SET, ["#terrain-form input[name=id]", "crater"])
+        page.tap("#traits input[value=difficult]")
+        page.tap("#terrain-form button[type=submit]")
+        see(page, "#terrain-list", "crater")           # drawn, not saved to the table: the scenario saves it
+        page.js(SET, ["#scenario-form input[name=name]", "crater-field"])
+        page.tap("#scenario-form button")
+        page.wait_text("#toast", "Scenario saved as crater-field")
+        saved = json.load(urllib.request.urlopen(server.url + "/api/scenarios/crater-field"))
+        assert saved["format"] == "smarttable-scenario/1" and saved["ruleset"] == "synaptik"
+        assert [t["id"] for t in saved["terrain"]] == [*before, "crater"]
+        assert saved["terrain"][-1]["polygon"] == [[40, 40], [44, 40], [42, 44]]
+        assert saved["terrain"][-1]["traits"] == ["difficult"]
+        assert [t["id"] for t in controller.snapshot().scene["terrain"]] == [*before, "crater"]
+        page.goto(server.url + "/#setup/game")
+        page.wait("() => [...document.querySelectorAll('#game-form select[name=scenario] option')]"
+                  ".some((o) => o.value === 'crater-field')")

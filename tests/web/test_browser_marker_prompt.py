@@ -10,8 +10,8 @@ import math
 import pytest
 
 from tests.web.engines import PHONE
+from tests.web.setup_pages import SET, see
 from tests.web.table_process import PIN, running_table
-from tests.web.test_browser_game_setup import SET, see
 
 
 @pytest.mark.parametrize("engine", ["chromium"], indirect=True)

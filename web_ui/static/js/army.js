@@ -66,11 +66,13 @@ export async function renderArmy(app) {
     el("button", { type: "button", on: { click: () => { army.editing = u.id; fillForm(units, u, players); } } }, "Edit"),
     el("button", { type: "button", on: { click: () => attempt(() => send("DELETE", `/api/units/${encodeURIComponent(u.id)}`),
       `${u.id} removed`) } }, "Remove"))));
+  const owner = $("army-player").value;          // the player chosen stays chosen as the state changes
   $("army-player").replaceChildren(el("option", { value: "" }, "every player"),
-    ...players.map((p) => el("option", { value: p }, p)));
+    ...players.map((p) => el("option", { value: p, selected: p === owner }, p)));
   const { armies } = await getJSON("/api/armies");
+  const picked = $("army-saved").value;
   $("army-saved").replaceChildren(...armies.filter((a) => a.ruleset === scene.ruleset)
-    .map((a) => el("option", { value: a.name }, `${a.title} (${a.units} units)`)));
+    .map((a) => el("option", { value: a.name, selected: a.name === picked }, `${a.title} (${a.units} units)`)));
   $("army-export").href = `/api/army?download=1${$("army-player").value ? `&player=${$("army-player").value}` : ""}`;
 }
 

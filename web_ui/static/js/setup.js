@@ -122,13 +122,25 @@ function setupTerrainForm(app) {
     form.elements.id.value = `piece-${editor.pieces.length + 1}`;
     renderTerrain(app.state);
   });
+  const terrainBody = () => (app.state?.scene.hexgrid ? { hexes: editor.hexes } : { terrain: editor.pieces });
   $("save-terrain").addEventListener("click", () =>
-    attempt(() => send("PUT", "/api/terrain", app.state?.scene.hexgrid ? { hexes: editor.hexes } : { terrain: editor.pieces }),
-            "Terrain saved to the table"));
+    attempt(() => send("PUT", "/api/terrain", terrainBody()), "Terrain saved to the table"));
   $("scene-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = event.target.elements.name.value;
     attempt(() => send("PUT", `/api/scenes/${encodeURIComponent(name)}`), `Scene saved as ${name}`);
+  });
+  $("scenario-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = event.target.elements.name.value;
+    // the board as drawn here: pieces not yet saved to the table go to it first
+    const body = terrainBody(), scene = app.state?.scene || {};
+    const unsaved = JSON.stringify(body) !== JSON.stringify(scene.hexgrid ? { hexes: scene.hexes || [] }
+                                                                          : { terrain: scene.terrain || [] });
+    attempt(async () => {
+      if (unsaved) await send("PUT", "/api/terrain", body);
+      return send("PUT", `/api/scenarios/${encodeURIComponent(name)}`, {});
+    }, `Scenario saved as ${name}`);
   });
 }
 
