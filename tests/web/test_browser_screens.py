@@ -139,6 +139,25 @@ def test_a_warning_shows_under_the_header_and_never_over_it(engine, table):
         assert on_top == "turn-text", (page.engine, on_top)
 
 
+def test_what_is_scrolled_into_view_stops_below_the_header_and_its_warnings(engine, table):
+    """A field or button scrolled into view (a focused field, a tap's scroll) sat under the sticky header,
+    which grows with its warnings: a tap there hit the header instead."""
+    controller, camera, markers, server = table
+    with engine.open(server.url + "/", PHONE) as page:
+        page.wait("() => !!document.querySelector('[data-model]')")
+        rifle = next(m.marker for m in controller.state.scene.models if m.id == "rifles-3")
+        show(controller, camera, {**markers, rifle: (20.0, 30.0)}, 1)   # out of cohesion: a warning
+        page.wait_text("#alerts", "cohesion")
+        page.js("() => { location.hash = '#setup/army'; }")
+        page.wait("() => !!document.querySelector('#unit-submit')?.offsetParent")
+        page.js("() => window.scrollTo(0, document.body.scrollHeight)")
+        page.js("() => document.getElementById('unit-form').scrollIntoView({ block: 'start' })")
+        top = page.boxes("#top")[0]
+        assert top["height"] > page.boxes("#bar")[0]["height"] + 10            # the warning is in it
+        page.wait("() => { const t = document.getElementById('top').getBoundingClientRect();"
+                  " return document.getElementById('unit-form').getBoundingClientRect().top >= t.bottom - 1; }")
+
+
 def test_a_wrong_pin_says_so(engine, table):
     """A wrong PIN showed the same blank PIN dialog again, with no word of what happened."""
     controller, _, _, server = table

@@ -545,6 +545,9 @@ $("undo").addEventListener("click", async () => {
   if (await confirmed("Take back the last change?", "Undo")) attempt(() => send("POST", "/api/undo"), "Undone");
 });
 window.addEventListener("hashchange", route);
+// The sticky header grows with its warnings: what is scrolled into view keeps clear of it (panel.css).
+new ResizeObserver(([top]) => document.documentElement.style.setProperty(
+  "--top-h", `${Math.ceil(top.target.getBoundingClientRect().height)}px`)).observe($("top"));
 keepAwake();
 route();
 getJSON("/api/state").then(apply).catch(() => {}).finally(() => connect(app, apply));
