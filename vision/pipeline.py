@@ -1,17 +1,17 @@
 """The live vision loop: `VisionPipeline(config).process(frame) -> Observation`.
 
-A full pass calibrates and finds every marker in the whole frame (for the AprilTag library's
-families the calibration markers first, on a copy shrunk for their size, then every marker at the
-calibration's scale: vision/apriltags.py). It runs again only while the camera or board looks
-bumped, for the calibration markers alone; after a recalibration the whole frame is searched for
-every marker piece by piece. Otherwise each frame's detection is bounded (vision/budget.py):
-the pieces left from earlier frames, the places of markers still settling and the regions that
-changed since the last frame come first (all of the frame when most of it changed), then a slice
-of a sweep that searches the whole frame again over `full_pass_every` frames (and re-checks the
-corner markers once a turn); what does not fit in the frame's share of the budget waits for the
-next frame. A tracked marker that was looked for and not
-found is searched for by the recovery search (vision/recovery.py) in its own share of the budget.
-The tracker turns sightings into steady poses and move events.
+A full pass calibrates and finds every marker in the whole frame (for the AprilTag library's families the
+calibration markers first, on a copy shrunk for their size, then every marker at the calibration's scale:
+vision/apriltags.py). It runs again only while the camera or board looks bumped, for the calibration markers
+alone; after a recalibration the whole frame is searched for every marker piece by piece. Otherwise each
+frame's detection is bounded (vision/budget.py): the pieces left from earlier frames, the places of markers
+still settling and the regions that changed since the last frame come first (all of the frame when most of it
+changed), then a slice of a sweep that searches the whole frame again over `full_pass_every` frames (and looks
+at the corner markers once a turn). Whenever two corner markers are seen (a sweep's turn, or a frame that
+changed where they are: a bumped camera changes all of it) they are checked against the calibration; what does
+not fit in the frame's share of the budget waits for the next frame. A tracked marker that was looked for and
+not found is searched for by the recovery search (vision/recovery.py) in its own share of the budget. The
+tracker turns sightings into steady poses and move events.
 """
 
 from __future__ import annotations
@@ -103,7 +103,6 @@ class VisionPipeline:
         self._carried: list[Box] = []  # pieces of changed regions not searched yet
         self._sweep: Sweep | None = None
         self._recovery = Recovery()
-        self._corner_check = False  # this frame's sweep looked at the corner markers
         self.lens = LensLearner()  # the lens over frames (without `[camera] intrinsics`)
 
     def set_heights(self, heights_mm: Mapping[int, float]) -> None:
@@ -126,10 +125,8 @@ class VisionPipeline:
             h, w = grey.shape[:2]
             if changed is None or sum(bw * bh for _, _, bw, bh in changed) > FULL_PASS_AREA * w * h:
                 changed = None
-            detections, searched, corner_check = self._region_pass(grey, [(0, 0, w, h)] if changed is None
-                                                                   else changed)
-            if corner_check:
-                warnings += self._check_bump(grey, detections)
+            detections, searched = self._region_pass(grey, [(0, 0, w, h)] if changed is None else changed)
+            warnings += self._check_bump(grey, detections)  # whenever two corner markers were seen
         self.timings.detection = time.process_time() - started
         if self.calibration is None:
             return Observation(frame.timestamp, False, {}, (), tuple(warnings))
@@ -271,8 +268,11 @@ class VisionPipeline:
 
     def _adopt(self, calibration: Calibration | None, grey: np.ndarray) -> None:
         """Take a calibration: detection settings for its scale, the sweep, and the whole frame to
-        search piece by piece from the next frame on."""
+        search piece by piece from the next frame on; the lens learner refits once it has as many
+        places as its one-frame lens fit."""
         self.calibration = calibration
+        fit = calibration.lens_fit if calibration is not None and calibration.lens == "estimated" else None
+        self.lens.floor = fit.markers if fit is not None else 0
         if calibration is not None:
             self._detector = PieceDetector(self.setup.detector_settings(grey.shape, calibration.px_per_inch))
             overlap = int(math.ceil(OVERLAP_SIDES * self._side_px()))
@@ -286,10 +286,10 @@ class VisionPipeline:
             if d.id in self.setup.calibration_points:
                 self._corners[d.id] = d.centre
 
-    def _region_pass(self, grey: np.ndarray, changed: list[Box]) -> tuple[list[Detection], list[Box], bool]:
-        """(detections, the pieces searched, whether the corner markers were among them): the
-        pieces carried from earlier frames, the places of settling markers, what changed, then the
-        sweep's next tiles, while this frame's detection budget lasts (at least one piece)."""
+    def _region_pass(self, grey: np.ndarray, changed: list[Box]) -> tuple[list[Detection], list[Box]]:
+        """(detections, the pieces searched): the pieces carried from earlier frames, the places of
+        settling markers, what changed, then the sweep's next tiles, while this frame's detection budget
+        lasts (at least one piece)."""
         assert self._detector is not None and self._sweep is not None and self.calibration is not None
         self.stats.region_passes += 1
         side = self._side_px()
@@ -298,7 +298,6 @@ class VisionPipeline:
         pending = [box_around(self._pixels[i], 1.2 * side) for i in watch if i in self._pixels]
         pieces = [p for box in merge_boxes(self._carried + pending + changed, grey.shape)
                   for p in split_box(box, int(PIECE_SIDES * side), overlap)]
-        self._corner_check = False
         deadline = Deadline(DETECT_SHARE * self.frame_budget_s)
         found, rejects, searched = self._detector.detect_pieces(grey, pieces, deadline, self._stickers_in)
         self._carried = pieces[len(searched):]
@@ -311,7 +310,7 @@ class VisionPipeline:
             searched += tiles
             found += self._second_pass(grey, rejects, found)
         self._note_corners(found)
-        return found, searched, self._corner_check
+        return found, searched
 
     def _second_pass(self, grey: np.ndarray, rejects: list[np.ndarray], found: list[Detection]
                      ) -> list[Detection]:
@@ -320,15 +319,13 @@ class VisionPipeline:
         return self._detector.second_pass(grey, candidates, found)
 
     def _sweep_tiles(self) -> Iterator[Box]:
-        """The sweep's tiles, one turn at most; a turn starts with the corner markers' places (and
-        sets `_corner_check`)."""
+        """The sweep's tiles, one turn at most; a turn starts with the corner markers' places."""
         assert self._sweep is not None and self.calibration is not None
         while True:
             tile, first = self._sweep.take()
             if first:
                 half = self.setup.corner_size_mm / MM_PER_INCH * self.calibration.px_per_inch
                 yield from (box_around(c, half) for c in self._corners.values())
-                self._corner_check = True
                 self.stats.sweeps += 1
             yield tile
             if self._sweep.next == 0:
@@ -337,7 +334,7 @@ class VisionPipeline:
     # --- calibration upkeep -----------------------------------------------------------------------
     def _check_bump(self, grey: np.ndarray, detections: list[Detection]) -> list[str]:
         """Corner markers away from where the calibration expects them: after BUMP_FRAMES checks in a
-        row, recalibrate (or say why not)."""
+        row, recalibrate (or say why not). Fewer than two seen say nothing either way."""
         cal = self.calibration
         if cal is None:
             return []
@@ -370,6 +367,7 @@ class VisionPipeline:
         self.stats.recalibrations += 1
         self._adopt(fresh, grey)
         self._pixels.clear()
+        self._recovery = Recovery()  # its searches were around the old pixels (and needed them: KeyError)
         error = fresh.reprojection_error_px
         return [f"camera or board moved: recalibrated (reprojection error {error:.2f} px)"]
 
