@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo: tests.vision's outside check
 
 from tests.vision.outside_check import COUNT, Row, check, corners_of, models_for, print_tiles  # noqa: E402
-from tests.vision.outside_render import Camera  # noqa: E402
+from tests.vision.outside_render import Camera, Renderer  # noqa: E402
 
 BOARD = (48.0, 48.0)
 SIZE = (4056, 3040)
@@ -72,6 +72,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--renders", type=int, default=3, help="renders per case, 40 models each (default 3)")
     parser.add_argument("--tilt", default="0,0", help="the camera's tilt about x,y in degrees (default 0,0)")
+    parser.add_argument("--blur", type=float, default=0.75, help="lens softness, sigma in px (0.75)")
+    parser.add_argument("--noise", type=float, default=2.5, help="sensor noise, sigma in grey levels (2.5)")
+    parser.add_argument("--jpeg", type=int, default=90, help="JPEG quality (90)")
     parser.add_argument("--quick", action="store_true", help="one render per case, 25 mm bases only")
     args = parser.parse_args()
     tilt = tuple(float(v) for v in args.tilt.split(","))
@@ -79,7 +82,8 @@ def main() -> None:
     renders = 1 if args.quick else args.renders
     cases = CASES[:1] if args.quick else CASES
     print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {HEIGHT_MM:g} mm, tilt {tilt}, {BOARD[0]:g}x"
-          f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case")
+          f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "
+          f"noise {args.noise:g}, JPEG {args.jpeg}")
     results: dict[str, list[Row]] = {}
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,7 +99,9 @@ def main() -> None:
                 for k in range(renders):
                     seed = int(base_mm) * 100 + k
                     models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed)
-                    got, wrong, _ = check(folder, camera, BOARD, tiles, markers_toml, models, seed)
+                    renderer = Renderer(camera, BOARD, seed, blur_sigma=args.blur, noise_sigma=args.noise,
+                                        jpeg_quality=args.jpeg)
+                    got, wrong, _ = check(folder, renderer, tiles, markers_toml, models)
                     rows += got
                     false += len(wrong)
                     misses += [f"{name}, render {k}: id {r.model.id} at ({r.model.x:.1f}, {r.model.y:.1f}) "

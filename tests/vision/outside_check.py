@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from table.cli import main
-from tests.vision.outside_render import Camera, Model, Renderer, Tile, spread
+from tests.vision.outside_render import Model, Renderer, Tile, spread
 
 POSITION_OK, HEADING_OK = 0.05, 3.0  # inches, degrees: the issue's "located"
 FIRST_ID, COUNT = 10, 40
@@ -96,12 +96,13 @@ def models_for(board_in: tuple[float, float], corners: dict[int, tuple[float, fl
                   seed * 1000 + k) for k, (x, y) in enumerate(places)]
 
 
-def check(folder: Path, camera: Camera, board_in: tuple[float, float], tiles: dict[int, Tile], markers_toml: str,
-          models: list[Model], seed: int) -> tuple[list[Row], list[int], dict]:
+def check(folder: Path, renderer: Renderer, tiles: dict[int, Tile], markers_toml: str, models: list[Model]
+          ) -> tuple[list[Row], list[int], dict]:
     """Render, write the config, run `smarttable locate`, score: (rows, false ids, the answer)."""
+    board_in = renderer.board_in
     corners = corners_of(board_in)
-    image = folder / f"board-{seed}.jpg"
-    image.write_bytes(Renderer(camera, board_in, seed=seed).render(corners, models, tiles))
+    image = folder / f"board-{renderer.seed}.jpg"
+    image.write_bytes(renderer.render(corners, models, tiles))
     config = write_config(folder / "outside.toml", markers_toml, board_in, corners)
     answer = _run(["locate", str(image), "--config", str(config)])
     rows, false = score(models, answer)

@@ -199,7 +199,8 @@ def _sphere(centre: np.ndarray, radius: float, colour: np.ndarray, lat: int = 8,
 
 
 def _dull(rng: np.random.Generator) -> np.ndarray:
-    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(20, 110), rng.integers(45, 170)]]])
+    """A dull paint, from black primer to white primer."""
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 110), rng.integers(15, 235)]]])
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
 
 
@@ -253,9 +254,11 @@ class Renderer:
     ss: int = 4  # patch supersampling
     paper: float = 235.0  # a white print under the table's light
     ink: float = 28.0
+    blur_sigma: float = 0.75  # the lens's softness, pixels
+    noise_sigma: float = 2.5  # the sensor's, grey levels
+    jpeg_quality: int = 90
 
-    def render(self, corners: dict[int, tuple[float, float]], models: list[Model], tiles: dict[int, Tile],
-               jpeg_quality: int = 90) -> bytes:
+    def render(self, corners: dict[int, tuple[float, float]], models: list[Model], tiles: dict[int, Tile]) -> bytes:
         """A JPEG of the board with the corner tiles (ids -> centre, printed upright) and the models."""
         rng = np.random.default_rng(self.seed)
         frame = Frame(self.camera)
@@ -273,7 +276,7 @@ class Renderer:
             faces = miniature(m) if m.height_mm else []
             self._model(frame, m, tiles[m.id], walls, top, faces)
         img = self._finish(frame.image, rng)
-        ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
+        ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
         assert ok
         return data.tobytes()
 
@@ -349,8 +352,8 @@ class Renderer:
         r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w * w / 4)
         slope = float(rng.uniform(-0.08, 0.08))
         light = (1.0 - 0.18 * r2 + slope * (xx / w - 0.5)).astype(np.float32)
-        out = cv2.GaussianBlur(image * light[..., None], (0, 0), 0.75)
-        out += rng.normal(0, 2.5, out.shape).astype(np.float32)
+        out = cv2.GaussianBlur(image * light[..., None], (0, 0), self.blur_sigma)
+        out += rng.normal(0, self.noise_sigma, out.shape).astype(np.float32)
         return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 

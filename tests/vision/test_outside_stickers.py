@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.vision.outside_check import check, corners_of, models_for, print_tiles
-from tests.vision.outside_render import Camera
+from tests.vision.outside_render import Camera, Renderer
 
 BOARD = (24.0, 24.0)
 SIZE = (2028, 1520)
@@ -24,9 +24,9 @@ HEIGHT_MM = 825.0
                          ids=["25mm-30mm-models", "25mm-bare", "32mm-34mm-models", "40mm-45mm-models"])
 def test_models_standing_on_the_tiles_are_located_on_an_outside_render(tmp_path, base_mm, model_mm, count):
     tiles, markers_toml = print_tiles(tmp_path, base_mm, count)
-    camera = Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM)
+    renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=7)
     models = models_for(BOARD, corners_of(BOARD), base_mm, model_mm, count, seed=int(base_mm + model_mm))
-    rows, false, answer = check(tmp_path, camera, BOARD, tiles, markers_toml, models, seed=7)
+    rows, false, answer = check(tmp_path, renderer, tiles, markers_toml, models)
     assert answer["calibrated"]
     assert false == []
     misses = [(r.model.id, round(r.model.x, 2), round(r.model.y, 2), r.found, r.position, r.heading)
@@ -41,7 +41,7 @@ def test_a_square_on_hq_frame_corrects_the_stickers_parallax_from_the_cameras_ow
     to 0.045" off towards the board's corners (bench_outside_stickers.py)."""
     tiles, markers_toml = print_tiles(tmp_path, 25.0, 14)
     models = models_for(BOARD, corners_of(BOARD), 25.0, 0.0, 14, seed=3)
-    rows, _, answer = check(tmp_path, Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, tiles, markers_toml,
-                            models, seed=4)
+    renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=4)
+    rows, _, answer = check(tmp_path, renderer, tiles, markers_toml, models)
     assert answer["lens_estimate"]["focal_px"] == pytest.approx(6.0 / 0.00155 / 2, rel=0.01)
     assert max(r.position for r in rows) < 0.01
