@@ -57,6 +57,13 @@ CAMERAS: dict[str, CameraModel] = {m.name: m for m in (
 USB_RESOLUTION = (1920, 1080)
 
 
+def camera_of_frame(size: tuple[int, int]) -> CameraModel | None:
+    """The one camera of CAMERAS whose capture sizes include `size` (4056x3040 is only the HQ camera's
+    sensor), or None when none or several have it (the Camera Module 3 and its Wide share theirs)."""
+    have = [m for m in CAMERAS.values() if tuple(size) in m.modes]
+    return have[0] if len(have) == 1 else None
+
+
 def camera_model(name: str) -> CameraModel:
     """A camera by name: one of CAMERAS, or `usb-fov:D` (a 1920x1080 webcam of D degrees diagonal)."""
     if name in CAMERAS:

@@ -20,7 +20,7 @@ from table.config_schema import id_ranges
 from table.errors import ConfigError
 from vision import ringcode, sticker_read
 from vision.calibrate import BoardMarkers, Calibration, calibrate, calibration_points, focal_from_homography
-from vision.cameras import camera_model
+from vision.cameras import camera_model, camera_of_frame
 from vision.detect import (
     MM_PER_INCH,
     Detection,
@@ -85,13 +85,17 @@ class VisionSetup:
 
     def focal_guess(self, calibration: Calibration, size: tuple[int, int]) -> float:
         """The focal length (pixels) the lens fit starts from: `[camera] model`'s, else the tilted view's
-        own (`focal_from_homography`), else a wide lens's (WIDE_HFOV_DEG)."""
+        own (`focal_from_homography`), else that of the one camera whose frames are this size (the HQ
+        camera's 6 mm lens for 4056x3040), else a wide lens's (WIDE_HFOV_DEG)."""
         if self.camera_model:
             return camera_model(self.camera_model).focal_px(size)
         if calibration.intrinsics is None:
             f = focal_from_homography(np.linalg.inv(calibration.H), size)
             if f is not None:
                 return f
+        known = camera_of_frame(size)
+        if known is not None:
+            return known.focal_px(size)
         return size[0] / 2 / math.tan(math.radians(WIDE_HFOV_DEG) / 2)
 
     @property

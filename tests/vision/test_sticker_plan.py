@@ -60,10 +60,11 @@ def test_where_the_plan_says_the_model_hides_the_ring_most_models_are_lost(confi
 
 
 def test_where_the_plan_says_the_bands_are_thin_some_models_are_lost(config):
-    """The half set-up's camera raised to 1.4 m: the code's bands 2.1 px wide."""
-    p = sticker_plan(replace(HALF, height_mm=1400.0), 25.0, 30.0, None)
+    """The half set-up's camera raised to 1.45 m: the code's bands 2.06 px wide (at 1.4 m, 2.13 px, the
+    reader that takes the cells' black and white from the cells themselves locates all 11)."""
+    p = sticker_plan(replace(HALF, height_mm=1450.0), 25.0, 30.0, None)
     assert p["sticker_reading"] == "marginal" and 2.0 <= p["sticker_band_px"] < 3.0
-    assert 0.5 <= located_share(config, 25.0, None, 1400.0) < 0.98
+    assert 0.5 <= located_share(config, 25.0, None, 1450.0) < 0.98
 
 
 def test_plan_camera_adds_the_sticker_to_the_cameras_plan(capsys):

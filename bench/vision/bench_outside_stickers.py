@@ -1,0 +1,118 @@
+"""Issue 21's Done-when, measured as the outside check measures it: its own renderer
+(tests/vision/outside_render.py, no code shared with vision/synthetic.py or vision/miniature.py), the
+tiles `smarttable markers DIR --tiles --ids 10-49 --base-mm B` writes, and `smarttable locate IMAGE
+--config TOML` with a config of `markers_toml`, [board], [markers.corners] and `model_height_mm`.
+
+The set-up: 4056x3040, the HQ camera's 6 mm lens 1.65 m above a 4'x4' board (square on, or `--tilt`),
+40 models a render spread over the whole board, random headings; per base, renders with miniatures
+standing on the stickers (25 mm bases with 30 mm models, 32 with 34, 40 with 45) and with bare stickers.
+
+Printed per case: found, located (within 0.05" and 3 degrees), false ids, position error
+median/p95/worst (inches), heading error median/p95/worst (degrees); then per board region (distance
+from the board's centre: centre < 8", middle < 16", edge < 24", corner beyond), and the misses.
+
+    .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--tilt X,Y] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo: tests.vision's outside check
+
+from tests.vision.outside_check import COUNT, Row, check, corners_of, models_for, print_tiles  # noqa: E402
+from tests.vision.outside_render import Camera, Renderer  # noqa: E402
+
+BOARD = (48.0, 48.0)
+SIZE = (4056, 3040)
+HEIGHT_MM = 1650.0
+CASES = ((25.0, 30.0), (32.0, 34.0), (40.0, 45.0))
+REGIONS = (("centre", 8.0), ("middle", 16.0), ("edge", 24.0), ("corner", math.inf))
+
+
+def region(row: Row) -> str:
+    r = math.dist((row.model.x, row.model.y), (BOARD[0] / 2, BOARD[1] / 2))
+    return next(name for name, limit in REGIONS if r < limit)
+
+
+def _stat(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else math.nan
+
+
+def summary(name: str, rows: list[Row], false: int) -> str:
+    found = [r for r in rows if r.found]
+    pos, head = [r.position for r in found], [r.heading for r in found]
+    ok = sum(r.located for r in rows)
+    n = len(rows)
+    return (f"  {name:<26} found {len(found) / n:6.1%}  located {ok / n:6.1%} ({ok}/{n})  false {false:2d}  "
+            f"pos {_stat(pos, 50):.4f}/{_stat(pos, 95):.4f}/{max(pos, default=math.nan):.4f}\"  "
+            f"heading {_stat(head, 50):.2f}/{_stat(head, 95):.2f}/{max(head, default=math.nan):.2f} deg")
+
+
+def by_region(results: dict[str, list[Row]]) -> None:
+    print("per board region, located within 0.05\" and 3 deg (of the models there):")
+    print("  " + " " * 26 + "".join(f"{name:>16}" for name, _ in REGIONS))
+    for name, rows in results.items():
+        cells = []
+        for reg, _ in REGIONS:
+            here = [r for r in rows if region(r) == reg]
+            ok = sum(r.located for r in here)
+            cells.append(f"{ok / len(here):6.1%} ({len(here):3d})" if here else "")
+        print(f"  {name:<26}" + "".join(f"{c:>16}" for c in cells))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--renders", type=int, default=3, help="renders per case, 40 models each (default 3)")
+    parser.add_argument("--tilt", default="0,0", help="the camera's tilt about x,y in degrees (default 0,0)")
+    parser.add_argument("--blur", type=float, default=0.75, help="lens softness, sigma in px (0.75)")
+    parser.add_argument("--noise", type=float, default=2.5, help="sensor noise, sigma in grey levels (2.5)")
+    parser.add_argument("--jpeg", type=int, default=90, help="JPEG quality (90)")
+    parser.add_argument("--quick", action="store_true", help="one render per case, 25 mm bases only")
+    args = parser.parse_args()
+    tilt = tuple(float(v) for v in args.tilt.split(","))
+    camera = Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM, (tilt[0], tilt[1]))
+    renders = 1 if args.quick else args.renders
+    cases = CASES[:1] if args.quick else CASES
+    print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {HEIGHT_MM:g} mm, tilt {tilt}, {BOARD[0]:g}x"
+          f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "
+          f"noise {args.noise:g}, JPEG {args.jpeg}")
+    results: dict[str, list[Row]] = {}
+    misses: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for base_mm, model_mm in cases:
+            folder = Path(tmp) / f"base{base_mm:g}"
+            folder.mkdir()
+            tiles, markers_toml = print_tiles(folder, base_mm)
+            for standing in (model_mm, 0.0):
+                name = f"{base_mm:g} mm, " + (f"{standing:g} mm models" if standing else "bare stickers")
+                rows: list[Row] = []
+                false = 0
+                start = time.perf_counter()
+                for k in range(renders):
+                    seed = int(base_mm) * 100 + k
+                    models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed)
+                    renderer = Renderer(camera, BOARD, seed, blur_sigma=args.blur, noise_sigma=args.noise,
+                                        jpeg_quality=args.jpeg)
+                    got, wrong, _ = check(folder, renderer, tiles, markers_toml, models)
+                    rows += got
+                    false += len(wrong)
+                    misses += [f"{name}, render {k}: id {r.model.id} at ({r.model.x:.1f}, {r.model.y:.1f}) "
+                               + (f"{r.position:.4f}\" {r.heading:.2f} deg" if r.found else "not found")
+                               for r in got if not r.located]
+                results[name] = rows
+                print(summary(name, rows, false) + f"  ({time.perf_counter() - start:.0f} s)", flush=True)
+    by_region(results)
+    for line in misses:
+        print("  miss: " + line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,369 @@
+"""An outside check's own renderer (issue 21): the tiles `smarttable markers DIR --tiles` writes, pasted on
+a board seen by a pinhole camera, with a miniature drawn in 3D on each sticker.
+
+It shares no code with the project's renderer (vision/synthetic.py, vision/miniature.py, vision/camera.py):
+its own camera (the HQ camera's published sensor, 1.55 um pixels, and its 6 mm lens: f = 6 / 0.00155 px),
+its own board texture, tiles pasted by cv2.warpPerspective of each tile's plane at its height, and
+miniatures drawn as 3D polygons through the camera (painter's order, back faces culled), so parallax
+leans them outward from under the camera. Built from the contract alone: board inches, x along the
+board, y down it as seen from above; a heading is clockwise from +x; a tile's top edge is the facing.
+
+World coordinates are board millimetres with z into the board (a point h mm above it has z = -h),
+so the camera looking down sees x to the right and y down the image.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+MM = 25.4
+PIXEL_MM = 0.00155  # the IMX477's pixel pitch (4056 x 1.55 um = 6.287 mm)
+LENS_MM = 6.0
+NATIVE = (4056, 3040)
+LIGHT = np.array([-0.35, -0.25, -0.90]) / np.linalg.norm([-0.35, -0.25, -0.90])  # towards the light
+
+
+def _rotation(tilt_x_deg: float, tilt_y_deg: float) -> np.ndarray:
+    ax, ay = math.radians(tilt_x_deg), math.radians(tilt_y_deg)
+    rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])
+    ry = np.array([[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]])
+    return rx @ ry
+
+
+@dataclass(frozen=True)
+class Camera:
+    """K, world->camera R and t (millimetres), and the frame size."""
+
+    K: np.ndarray
+    R: np.ndarray
+    t: np.ndarray
+    size: tuple[int, int]
+
+    @classmethod
+    def hq_6mm(cls, size: tuple[int, int], board_in: tuple[float, float], height_mm: float,
+               tilt_deg: tuple[float, float] = (0.0, 0.0)) -> Camera:
+        """The HQ camera with its 6 mm lens (binned to `size`), `height_mm` above the board's centre,
+        aimed at it, tilted by `tilt_deg` (about x, about y)."""
+        f = LENS_MM / PIXEL_MM * size[0] / NATIVE[0]
+        K = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]])
+        R = _rotation(*tilt_deg)
+        centre = np.array([board_in[0] * MM / 2, board_in[1] * MM / 2, 0.0])
+        axis = R.T @ np.array([0.0, 0.0, 1.0])
+        position = centre - axis * (height_mm / axis[2])
+        return cls(K, R, -R @ position, size)
+
+    @property
+    def position(self) -> np.ndarray:
+        return -self.R.T @ self.t
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """(N, 3) world mm -> (N, 2) pixels."""
+        cam = np.asarray(points, np.float64) @ self.R.T + self.t
+        uvw = cam @ self.K.T
+        return uvw[:, :2] / uvw[:, 2:3]
+
+    def depth(self, points: np.ndarray) -> np.ndarray:
+        return (np.asarray(points, np.float64) @ self.R.T + self.t)[:, 2]
+
+    def plane(self, z_mm: float) -> np.ndarray:
+        """Homography from (x, y) mm on the plane z = z_mm to pixels."""
+        return self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.R[:, 2] * z_mm + self.t])
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A tile as written: its BGRA image and its side in mm."""
+
+    image: np.ndarray
+    side_mm: float
+
+
+@dataclass(frozen=True)
+class Model:
+    """A model on the board: its sticker's id, centre (board inches), heading (degrees), base (mm across,
+    3 mm tall by default) and, when `height_mm`, a miniature of that height standing on it."""
+
+    id: int
+    x: float
+    y: float
+    heading: float
+    base_mm: float
+    height_mm: float = 0.0
+    base_top_mm: float = 3.0
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Face:
+    points: np.ndarray  # (k, 3) world mm, a convex polygon
+    colour: np.ndarray  # BGR 0-255, before shading
+    normal: np.ndarray
+
+
+@dataclass
+class Frame:
+    """A frame being built: float BGR, composited patch by patch."""
+
+    camera: Camera
+    image: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        w, h = self.camera.size
+        self.image = np.zeros((h, w, 3), np.float32)
+
+    def composite(self, box: tuple[int, int, int, int], colour: np.ndarray, cover: np.ndarray, ss: int) -> None:
+        """Paste a patch rendered `ss` times finer over `box` (x0, y0, w, h), by its coverage."""
+        x0, y0, w, h = box
+        small = cv2.resize(colour * cover[..., None], (w, h), interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(cover, (w, h), interpolation=cv2.INTER_AREA)[..., None]
+        region = self.image[y0:y0 + h, x0:x0 + w]
+        region[:] = region * (1 - alpha) + small
+
+
+def board_texture(board_in: tuple[float, float], px_per_mm: float, rng: np.random.Generator) -> np.ndarray:
+    """A grey-green mottled board with clutter: patches, stones, painted lines, rings and printed text."""
+    w, h = int(board_in[0] * MM * px_per_mm), int(board_in[1] * MM * px_per_mm)
+    tex = np.zeros((h, w, 3), np.float32)
+    base = np.array([rng.uniform(70, 100), rng.uniform(95, 125), rng.uniform(80, 105)])  # BGR: grey-green
+    for cells, amp in ((6, 22.0), (24, 14.0), (120, 8.0), (500, 5.0)):
+        noise = rng.normal(0, 1, (cells, cells, 3)).astype(np.float32)
+        noise[..., 1:] = noise[..., :1] * 0.7 + noise[..., 1:] * 0.3  # mostly brightness
+        tex += cv2.resize(noise, (w, h), interpolation=cv2.INTER_CUBIC) * amp
+    tex += base.astype(np.float32)
+    for _ in range(int(board_in[0] * board_in[1] / 6)):  # stones and tufts
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        r = max(1, int(rng.uniform(0.5, 4) * px_per_mm))
+        cv2.circle(tex, c, r, rng.uniform(20, 200, 3).tolist(), -1, cv2.LINE_AA)
+    for _ in range(int(board_in[0] * board_in[1] / 30)):  # painted lines, ruts, twigs
+        a = rng.uniform(0, 1, 2) * [w, h]
+        b = a + rng.normal(0, 60 * px_per_mm, 2)
+        cv2.line(tex, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), rng.uniform(25, 200, 3).tolist(),
+                 max(1, int(rng.uniform(0.5, 3) * px_per_mm)), cv2.LINE_AA)
+    for _ in range(int(board_in[0] * board_in[1] / 80)):  # round things: craters, tokens, cup rings
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        r = int(rng.uniform(4, 20) * px_per_mm)
+        cv2.circle(tex, c, r, rng.uniform(10, 240, 3).tolist(), max(1, int(rng.uniform(0.5, 2.5) * px_per_mm)),
+                   cv2.LINE_AA)
+    words = np.zeros((h, w), np.uint8)
+    for _ in range(int(board_in[0] * board_in[1] / 300)):  # printed words (a scatter terrain's label)
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        cv2.putText(words, "RUINS 7", c, cv2.FONT_HERSHEY_SIMPLEX, 0.12 * px_per_mm, 255,
+                    max(1, int(0.6 * px_per_mm)), cv2.LINE_AA)
+    ink = words[..., None].astype(np.float32) / 255
+    return np.clip(tex * (1 - ink) + 20 * ink, 0, 255)
+
+
+def _shade(face: Face, camera: Camera) -> np.ndarray:
+    lit = max(0.0, float(face.normal @ LIGHT))
+    return face.colour * (0.30 + 0.75 * lit)
+
+
+def _cylinder(bottom: np.ndarray, axis: np.ndarray, radius: float, length: float, colour: np.ndarray,
+              sides: int = 20, cap: bool = True) -> list[Face]:
+    """A cylinder's faces: from `bottom` along unit `axis`, its sides and far cap."""
+    a = axis / np.linalg.norm(axis)
+    u = np.cross(a, [1.0, 0.0, 0.0] if abs(a[0]) < 0.9 else [0.0, 1.0, 0.0])
+    u /= np.linalg.norm(u)
+    v = np.cross(a, u)
+    ang = np.linspace(0, 2 * math.pi, sides, endpoint=False)
+    ring = np.cos(ang)[:, None] * u + np.sin(ang)[:, None] * v
+    top = bottom + a * length
+    faces = []
+    for i in range(sides):
+        j = (i + 1) % sides
+        quad = np.array([bottom + radius * ring[i], bottom + radius * ring[j], top + radius * ring[j],
+                         top + radius * ring[i]])
+        n = ring[i] + ring[j]
+        faces.append(Face(quad, colour, n / np.linalg.norm(n)))
+    if cap:
+        faces.append(Face(top + radius * ring, colour, a))
+    return faces
+
+
+def _sphere(centre: np.ndarray, radius: float, colour: np.ndarray, lat: int = 8, lon: int = 14) -> list[Face]:
+    faces = []
+    th = np.linspace(0, math.pi, lat + 1)
+    ph = np.linspace(0, 2 * math.pi, lon + 1)
+    for i in range(lat):
+        for j in range(lon):
+            corners = [(th[i], ph[j]), (th[i], ph[j + 1]), (th[i + 1], ph[j + 1]), (th[i + 1], ph[j])]
+            pts = np.array([[math.sin(t) * math.cos(p), math.sin(t) * math.sin(p), math.cos(t)]
+                            for t, p in corners])
+            n = pts.mean(axis=0)
+            faces.append(Face(centre + radius * pts, colour, n / np.linalg.norm(n)))
+    return faces
+
+
+def _dull(rng: np.random.Generator) -> np.ndarray:
+    """A dull paint, from black primer to white primer."""
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 110), rng.integers(15, 235)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
+
+
+def miniature(model: Model) -> list[Face]:
+    """A body (a cylinder 5 mm in radius for a 30 mm model, scaled with the height), a head, and an arm or
+    weapon 8 mm long (scaled) pointing a random way; glued by hand, up to 0.5 mm off the base's centre."""
+    rng = np.random.default_rng(model.seed)
+    s = model.height_mm / 30.0
+    off = rng.uniform(-0.5, 0.5, 2)
+    feet = np.array([model.x * MM + off[0], model.y * MM + off[1], -model.base_top_mm])
+    up = np.array([0.0, 0.0, -1.0])
+    body_r, body_h = 5.0 * s, model.height_mm
+    faces = _cylinder(feet, up, body_r, body_h, _dull(rng))
+    faces += _sphere(feet + up * (body_h + 2.5 * s), 3.6 * s, _dull(rng))
+    turn, tilt = rng.uniform(0, 2 * math.pi), math.radians(rng.uniform(-35, 35))
+    out = np.array([math.cos(turn) * math.cos(tilt), math.sin(turn) * math.cos(tilt), -math.sin(tilt)])
+    shoulder = feet + up * body_h * rng.uniform(0.55, 0.8) + out * body_r * 0.6
+    faces += _cylinder(shoulder, out, 1.3 * s, 8.0 * s + 0.4 * body_r, _dull(rng), sides=10)
+    return faces
+
+
+def _base(model: Model, rng: np.random.Generator) -> tuple[list[Face], Face]:
+    """The base's side wall and its top (a dark moulded base)."""
+    colour = np.full(3, rng.uniform(25, 70)) + rng.uniform(-8, 8, 3)
+    r = model.base_mm / 2
+    bottom = np.array([model.x * MM, model.y * MM, 0.0])
+    walls = _cylinder(bottom, np.array([0.0, 0.0, -1.0]), r, model.base_top_mm, colour, sides=48, cap=False)
+    ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
+    top = bottom + np.column_stack([r * np.cos(ang), r * np.sin(ang), np.full(96, -model.base_top_mm)])
+    return walls, Face(top, colour * 1.15, np.array([0.0, 0.0, -1.0]))
+
+
+def tile_to_plane(tile: Tile, x_in: float, y_in: float, heading: float) -> np.ndarray:
+    """3x3: a tile's pixel (column, row) -> board mm on its plane; its top edge faces `heading`."""
+    n = tile.image.shape[0]
+    step = tile.side_mm / n
+    h = math.radians(heading)
+    fwd, right = np.array([math.cos(h), math.sin(h)]), np.array([-math.sin(h), math.cos(h)])
+    origin = np.array([x_in * MM, y_in * MM]) + (0.5 * step - tile.side_mm / 2) * (right - fwd)
+    return np.array([[right[0] * step, -fwd[0] * step, origin[0]],
+                     [right[1] * step, -fwd[1] * step, origin[1]], [0, 0, 1]])
+
+
+@dataclass
+class Renderer:
+    """Renders boards through `camera`: a texture, corner tiles, and models on sticker tiles."""
+
+    camera: Camera
+    board_in: tuple[float, float]
+    seed: int = 0
+    ss: int = 4  # patch supersampling
+    paper: float = 235.0  # a white print under the table's light
+    ink: float = 28.0
+    blur_sigma: float = 0.75  # the lens's softness, pixels
+    noise_sigma: float = 2.5  # the sensor's, grey levels
+    jpeg_quality: int = 90
+
+    def render(self, corners: dict[int, tuple[float, float]], models: list[Model], tiles: dict[int, Tile]) -> bytes:
+        """A JPEG of the board with the corner tiles (ids -> centre, printed upright) and the models."""
+        rng = np.random.default_rng(self.seed)
+        frame = Frame(self.camera)
+        ppm = 1.6
+        tex = board_texture(self.board_in, ppm, rng)
+        to_px = self.camera.plane(0.0) @ np.diag([1 / ppm, 1 / ppm, 1.0])
+        to_px = to_px @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])  # texel centres
+        w, h = self.camera.size
+        frame.image[:] = cv2.warpPerspective(tex, to_px, (w, h), flags=cv2.INTER_LINEAR,
+                                             borderMode=cv2.BORDER_CONSTANT, borderValue=(40, 40, 45))
+        for i, (x, y) in corners.items():
+            self._flat(frame, tiles[i], x, y, -90.0, 0.0)
+        for m in models:
+            walls, top = _base(m, rng)
+            faces = miniature(m) if m.height_mm else []
+            self._model(frame, m, tiles[m.id], walls, top, faces)
+        img = self._finish(frame.image, rng)
+        ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
+        assert ok
+        return data.tobytes()
+
+    def _box(self, points: np.ndarray) -> tuple[int, int, int, int] | None:
+        px = self.camera.project(points)
+        w, h = self.camera.size
+        x0, y0 = np.floor(px.min(axis=0)).astype(int) - 3
+        x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 3
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        return None if x1 <= x0 or y1 <= y0 else (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+    def _patch_map(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """Full-frame pixels -> the patch's finer pixels (pixel centres kept)."""
+        x0, y0, _, _ = box
+        s = self.ss
+        return np.array([[s, 0, s * (0.5 - x0) - 0.5], [0, s, s * (0.5 - y0) - 0.5], [0, 0, 1]])
+
+    def _paste_tile(self, colour: np.ndarray, cover: np.ndarray, box: tuple[int, int, int, int], tile: Tile,
+                    x: float, y: float, heading: float, z: float) -> None:
+        H = self._patch_map(box) @ self.camera.plane(z) @ tile_to_plane(tile, x, y, heading)
+        size = (cover.shape[1], cover.shape[0])
+        warped = cv2.warpPerspective(tile.image.astype(np.float32), H, size, flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        a = warped[..., 3:4] / 255
+        printed = self.ink + (self.paper - self.ink) * warped[..., :3] / 255
+        colour[:] = colour * (1 - a) + printed * a
+        cover[:] = np.maximum(cover, a[..., 0])
+
+    def _flat(self, frame: Frame, tile: Tile, x: float, y: float, heading: float, z: float) -> None:
+        n = tile.image.shape[0]
+        corners = np.array([[0, 0, 1], [n, 0, 1], [n, n, 1], [0, n, 1]], np.float64) - [0.5, 0.5, 0]
+        plane = (tile_to_plane(tile, x, y, heading) @ corners.T).T
+        box = self._box(np.column_stack([plane[:, :2], np.full(4, z)]))
+        if box is None:
+            return
+        colour, cover = self._blank(box)
+        self._paste_tile(colour, cover, box, tile, x, y, heading, z)
+        frame.composite(box, colour, cover, self.ss)
+
+    def _blank(self, box: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+        _, _, w, h = box
+        return np.zeros((h * self.ss, w * self.ss, 3), np.float32), np.zeros((h * self.ss, w * self.ss), np.float32)
+
+    def _fill(self, colour: np.ndarray, cover: np.ndarray, box: tuple[int, int, int, int], points: np.ndarray,
+              bgr: np.ndarray) -> None:
+        px = self._patch_map(box) @ np.column_stack([self.camera.project(points), np.ones(len(points))]).T
+        poly = np.round(px[:2].T * 16).astype(np.int32)
+        cv2.fillPoly(colour, [poly], bgr.tolist(), cv2.LINE_8, shift=4)
+        cv2.fillPoly(cover, [poly], 1.0, cv2.LINE_8, shift=4)
+
+    def _model(self, frame: Frame, m: Model, tile: Tile, walls: list[Face], top: Face, faces: list[Face]) -> None:
+        everything = np.vstack([f.points for f in walls + faces])
+        box = self._box(everything)
+        if box is None:
+            return
+        colour, cover = self._blank(box)
+        eye = self.camera.position
+        for face in walls:  # the side wall facing the camera
+            if face.normal @ (eye - face.points.mean(axis=0)) > 0:
+                self._fill(colour, cover, box, face.points, _shade(face, self.camera))
+        self._fill(colour, cover, box, top.points, _shade(top, self.camera))
+        self._paste_tile(colour, cover, box, tile, m.x, m.y, m.heading, -m.base_top_mm)
+        seen = [f for f in faces if f.normal @ (eye - f.points.mean(axis=0)) > 0]
+        depth = [float(self.camera.depth(f.points.mean(axis=0)[None, :])[0]) for f in seen]
+        for k in np.argsort(depth)[::-1]:  # far first
+            self._fill(colour, cover, box, seen[k].points, _shade(seen[k], self.camera))
+        frame.composite(box, colour, cover, self.ss)
+
+    def _finish(self, image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The table's light (brighter in the middle, a slope across), lens softness and sensor noise."""
+        h, w = image.shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w * w / 4)
+        slope = float(rng.uniform(-0.08, 0.08))
+        light = (1.0 - 0.18 * r2 + slope * (xx / w - 0.5)).astype(np.float32)
+        out = cv2.GaussianBlur(image * light[..., None], (0, 0), self.blur_sigma)
+        out += rng.normal(0, self.noise_sigma, out.shape).astype(np.float32)
+        return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def spread(count: int, board_in: tuple[float, float], corners: dict[int, tuple[float, float]],
+           rng: np.random.Generator, apart_in: float = 2.6, edge_in: float = 1.3) -> list[tuple[float, float]]:
+    """`count` places over the whole board: at least `apart_in` apart, `edge_in` from its edges and clear
+    of the corner tiles."""
+    out: list[tuple[float, float]] = []
+    while len(out) < count:
+        p = (float(rng.uniform(edge_in, board_in[0] - edge_in)), float(rng.uniform(edge_in, board_in[1] - edge_in)))
+        if all(math.dist(p, c) > 3.0 for c in corners.values()) and all(math.dist(p, q) > apart_in for q in out):
+            out.append(p)
+    return out

@@ -1,0 +1,47 @@
+"""Issue 21 as the outside check runs it, at half scale: its own renderer (tests/vision/outside_render.py,
+no code shared with the project's), the tiles `smarttable markers --tiles` writes, miniatures standing
+on them, and `smarttable locate --config` with the config an outside user writes.
+
+Half scale is faithful: the HQ camera binned to 2028x1520 at 825 mm over a 24"x24" board sees a
+millimetre as the full camera does from 1.65 m over 4'x4' (2.35 px), and the board's corners at the
+same angle, so models lean over their stickers as far. The full set-up is
+bench/vision/bench_outside_stickers.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.vision.outside_check import check, corners_of, models_for, print_tiles
+from tests.vision.outside_render import Camera, Renderer
+
+BOARD = (24.0, 24.0)
+SIZE = (2028, 1520)
+HEIGHT_MM = 825.0
+
+
+@pytest.mark.parametrize(("base_mm", "model_mm", "count"),
+                         [(25.0, 30.0, 14), (25.0, 0.0, 14), (32.0, 34.0, 12), (40.0, 45.0, 10)],
+                         ids=["25mm-30mm-models", "25mm-bare", "32mm-34mm-models", "40mm-45mm-models"])
+def test_models_standing_on_the_tiles_are_located_on_an_outside_render(tmp_path, base_mm, model_mm, count):
+    tiles, markers_toml = print_tiles(tmp_path, base_mm, count)
+    renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=7)
+    models = models_for(BOARD, corners_of(BOARD), base_mm, model_mm, count, seed=int(base_mm + model_mm))
+    rows, false, answer = check(tmp_path, renderer, tiles, markers_toml, models)
+    assert answer["calibrated"]
+    assert false == []
+    misses = [(r.model.id, round(r.model.x, 2), round(r.model.y, 2), r.found, r.position, r.heading)
+              for r in rows if not r.located]
+    assert sum(r.located for r in rows) >= 0.98 * len(rows), misses
+
+
+def test_a_square_on_hq_frame_corrects_the_stickers_parallax_from_the_cameras_own_lens(tmp_path):
+    """Square on, nothing in the view shows the focal length; a 2028x1520 frame is the HQ camera's
+    (binned), so its 6 mm lens's focal length sets the camera's height, and with it how far a sticker
+    3 mm up is moved towards the camera's foot: a 90-degree lens guessed instead put bare stickers up
+    to 0.045" off towards the board's corners (bench_outside_stickers.py)."""
+    tiles, markers_toml = print_tiles(tmp_path, 25.0, 14)
+    models = models_for(BOARD, corners_of(BOARD), 25.0, 0.0, 14, seed=3)
+    renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=4)
+    rows, _, answer = check(tmp_path, renderer, tiles, markers_toml, models)
+    assert answer["lens_estimate"]["focal_px"] == pytest.approx(6.0 / 0.00155 / 2, rel=0.01)
+    assert max(r.position for r in rows) < 0.01
