@@ -13,6 +13,7 @@ import { placeLabels } from "./labels.js";
 import { clearRuler, drawRuler, rulerTap } from "./ruler.js";
 import { connect } from "./live.js";
 import { zoomable } from "./zoom.js";
+import { renderSandbox, sandboxHand, sandboxTap } from "./sandbox.js";
 
 const $ = (id) => document.getElementById(id);
 const words = (key) => String(key).replace(/_/g, " ");
@@ -52,6 +53,7 @@ function apply(state) {
     loadRules(state.ruleset);
   }
   renderBar(state);
+  renderSandbox(app);
   renderLogBanner(state.status || {});
   renderWarnings(state);
   renderUnits(state);
@@ -218,7 +220,7 @@ function renderRulerBar() {
 }
 
 function onBoardTap(x, y) {
-  if (!app.state) return;
+  if (!app.state || sandboxTap(app, x, y)) return;
   const scene = app.state.scene;
   if (app.rulerMode) {
     rulerTap(app, x, y, FINGER_PX / pxPerInch());
@@ -529,6 +531,7 @@ replayControls();
 app.zoom = zoomable($("board"), { board: () => app.state?.scene.board ?? { width: 48, height: 48 },
   onTap: (event, [x, y]) => onBoardTap(x, y), onDoubleTap: zoomToUnitAt, onChange: redraw });
 $("zoom-reset").addEventListener("click", () => app.zoom.reset());
+sandboxHand(app, $("board"), redraw);
 $("ruler-mode").addEventListener("click", () => {
   app.rulerMode = !app.rulerMode; app.view.rulerStart = null; redraw();
 });

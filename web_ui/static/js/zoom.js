@@ -2,6 +2,13 @@
 // A tap (a press that did not move) goes to `onTap`; gestures never reach it.
 const TAP_SLOP_PX = 10, DOUBLE_TAP_MS = 320, MAX_ZOOM = 8;
 
+// The board point (inches) under the screen point (clientX, clientY).
+export function boardPoint(svg, clientX, clientY) {
+  const p = svg.createSVGPoint(); p.x = clientX; p.y = clientY;
+  const q = p.matrixTransform(svg.getScreenCTM().inverse());
+  return [q.x, q.y];
+}
+
 export function zoomable(svg, { board, onTap, onDoubleTap, onChange }) {
   const pointers = new Map();
   let gesture = null, lastTap = null;
@@ -18,11 +25,7 @@ export function zoomable(svg, { board, onTap, onDoubleTap, onChange }) {
     svg.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
     svg.classList.toggle("zoomed", Boolean(zoom.box));
   };
-  const inches = (clientX, clientY) => {
-    const p = svg.createSVGPoint(); p.x = clientX; p.y = clientY;
-    const q = p.matrixTransform(svg.getScreenCTM().inverse());
-    return [q.x, q.y];
-  };
+  const inches = (clientX, clientY) => boardPoint(svg, clientX, clientY);
   // Zoom so that board point (x, y) stays under screen point (sx, sy), with the box `w` inches wide.
   const zoomAbout = (x, y, sx, sy, w) => {
     const rect = svg.getBoundingClientRect(), f = full();
