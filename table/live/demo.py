@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from table.scene import scene_to_dict
+from table.scene import Scene, scene_to_dict
 from vision.synthetic_scene import SceneMarker, SyntheticScene
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,19 @@ SCRIPT: tuple[Step, ...] = (
 )
 
 
+def board_and_roster(scene: Scene) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+    """A scene's board, terrain and units (its document without the models) and which marker each model has:
+    what the script never changes."""
+    doc = scene_to_dict(scene)
+    return doc, [(m["id"], m.get("marker")) for m in doc.pop("models", [])]
+
+
+def scripted(playing: Scene, script_scene: Scene) -> bool:
+    """Whether the game on the table is the script's (a restarted demo resumes the log's game, which a
+    player may have changed before: then it stays theirs)."""
+    return board_and_roster(playing) == board_and_roster(script_scene)
+
+
 class DemoDirector(threading.Thread):
     """Plays SCRIPT against a controller: scene changes go to `show_scene` (the synthetic camera)."""
 
@@ -74,9 +87,7 @@ class DemoDirector(threading.Thread):
     def _players_part(self) -> tuple[Any, ...]:
         """What only a player changes (never the script): the game, its board, units, markers, rulings."""
         state = self.controller.state
-        doc = scene_to_dict(state.scene)
-        roster = [(m["id"], m.get("marker")) for m in doc.pop("models", [])]
-        return self.controller.game, doc, roster, state.rulings
+        return self.controller.game, *board_and_roster(state.scene), state.rulings
 
     def handed_over(self) -> bool:
         """True (and said so in the table's status) once a player has changed the game."""

@@ -15,7 +15,7 @@ from table.hw import build_hardware
 from table.live.capture import SourceOpener
 from table.live.commits import CommitFeed
 from table.live.controller import TableController
-from table.live.demo import DemoDirector
+from table.live.demo import DemoDirector, scripted
 from table.live.gamelog import GameLog
 from table.live.leds import load_layout
 from table.live.sandbox import Follower, Sandbox
@@ -206,15 +206,19 @@ def build_table(config: Config, *, demo: bool, log_path: Path, scene_path: str |
         hardware.close()
         raise
     director, follower = None, None
-    if director_scene is not None and sandbox:    # the board as the game stands (a resumed one too)
-        from vision.synthetic_scene import from_scene
+    if director_scene is not None and scene is not None:
+        if sandbox or not scripted(controller.state.scene, scene):
+            from vision.synthetic_scene import from_scene
 
-        board = from_scene(controller.state.scene, config)
-        show_scene(board)
-        controller.sandbox = Sandbox(config, board, show_scene)
-        follower = Follower(controller, controller.sandbox)
-    elif director_scene is not None:
-        director = DemoDirector(controller, director_scene, show_scene, config.markers.pointer_id)
+            board = from_scene(controller.state.scene, config)   # the board as the game stands (resumed)
+            show_scene(board)
+            if sandbox:
+                controller.sandbox = Sandbox(config, board, show_scene)
+                follower = Follower(controller, controller.sandbox)
+            else:                                 # a demo a player changed before the restart: still theirs
+                controller.status["demo"] = "handed over"
+        else:
+            director = DemoDirector(controller, director_scene, show_scene, config.markers.pointer_id)
     link = None
     if feed is not None:
         from table.live.mqtt_link import MqttLink

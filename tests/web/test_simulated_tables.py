@@ -101,3 +101,28 @@ def test_sandbox_keeps_models_where_they_are_put(tmp_path):
         for m in start["scene"]["models"]:
             if m["unit"] != rifle["unit"]:
                 assert near(model(again, m["id"]), m["x"], m["y"], 0.05)
+
+
+def test_a_handed_over_demo_stays_the_players_after_a_restart(tmp_path):
+    """Restarted on its log, a demo a player had changed resumes their game as they left it: the script does
+    not start over it, and the camera sees the models where they stood, not where the script begins."""
+    piece = {"id": "crates-1", "polygon": [[20, 20], [23, 20], [23, 23], [20, 23]], "height": 1.5,
+             "traits": ["light_cover"]}
+    with running_table(tmp_path) as table:
+        start = watching(table)
+        table.put("/api/terrain", {"terrain": [*start["scene"]["terrain"], piece]})
+        left = table.wait_for(lambda s: s["status"]["demo"] == "handed over")
+        time.sleep(3.0)                                     # the camera settles where the script left them
+        left = table.get("/api/state")
+    with running_table(tmp_path) as table:
+        again = watching(table)
+        assert again["status"]["demo"] == "handed over"
+        assert again["status"]["game"] == left["status"]["game"]
+        assert piece["id"] in [t["id"] for t in again["scene"]["terrain"]]
+        since = time.monotonic()
+        while time.monotonic() - since < 25.0:              # the script's first moves come within 10 s
+            state = after_frames(table, 5)
+            for m in left["scene"]["models"]:
+                if m.get("x") is not None:
+                    assert near(model(state, m["id"]), m["x"], m["y"], 0.3), (m["id"], model(state, m["id"]))
+            assert state["status"]["demo"] == "handed over" and state["status"]["game"] == left["status"]["game"]
