@@ -121,15 +121,22 @@ def ids() -> int:
     return len(codebook())
 
 
-def decode(symbols: np.ndarray, weights: np.ndarray) -> tuple[int, int, float, float] | None:
-    """(id, turn, mismatch, runner-up mismatch) for 31 read symbols with weights (0: hidden, 1: sure):
-    the codeword turned `turn` cells (printed cell j seen at position j + turn) with the least weighted
-    mismatch, and the least mismatch of any other id or turn; None when nothing is visible."""
-    w = np.asarray(weights, np.float64)
-    if w.sum() <= 0:
+def decode(soft: np.ndarray) -> tuple[int, int, float, float] | None:
+    """(id, turn, mismatch, runner-up mismatch) for soft reads of the two bands, (2, 31): per band
+    (inner, outer) and cell, +1 surely white, -1 surely black, 0 unknown (hidden, or greyed by blur:
+    an erasure). A cell's mismatch with a symbol is the larger of its bands' reads on the wrong side
+    of what the symbol prints there (a sure read against it 1, a doubtful one a little, an erasure
+    nothing), so sure reads count cells as a hard decision does; the codeword turned `turn` cells
+    (printed cell j seen at position j + turn) with the least summed mismatch, and the least of any
+    other id or turn. None when nothing is read."""
+    s = np.asarray(soft, np.float64)
+    if not np.any(s):
         return None
+    symbol = np.arange(4)[:, None]
+    black = np.stack([(symbol >> 1) & 1, symbol & 1], axis=1)  # (4 symbols, 2 bands, 1)
+    wrong = np.where(black == 1, np.maximum(s, 0), np.maximum(-s, 0)).max(axis=1)  # (4 symbols, 31 cells)
     table = _rotations()
-    cost = ((table != np.asarray(symbols, np.uint8)[None, :]) * w[None, :]).sum(axis=1)
+    cost = wrong[table, np.arange(CELLS)].sum(axis=1)
     order = np.argsort(cost)
     best, second = int(order[0]), int(order[1])
     return best // CELLS, best % CELLS, float(cost[best]), float(cost[second])

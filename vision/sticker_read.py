@@ -9,9 +9,9 @@ from whatever part of the sticker the model standing on it leaves visible.
    found to a fraction of a pixel; a circle of the ring's known radii is fitted to them (outliers, the
    model's own edges, dropped), twice.
 3. The code: the two bands are sampled round the fitted centre; the cells' edges give the code's phase,
-   each cell is read as black or white in each band with a confidence (a cell under the model is
-   neither, or not evenly), and the code decodes the visible cells with a margin over any other id or
-   turn, or the candidate is refused.
+   each band of each cell is read softly, from sure black to sure white (a cell under the model is
+   neither, or not evenly; one greyed by blur is a doubtful read), and the code decodes the soft reads
+   (doubtful ones as near-erasures) with a margin over any other id or turn, or the candidate is refused.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ FIT_TOLERANCE = 0.08  # share of the ring's width: an edge farther off the fitte
 MIN_VISIBLE = 10.0  # cells' worth of confidence needed to decode
 MAX_MISMATCH = 0.15  # share of the visible cells the best codeword may disagree with
 MIN_MARGIN = 4.0  # the runner-up codeword disagrees with this many more cells
+SURE = 0.25  # a band's level (black 0, white 1) this far from half-way grey is a sure read
 # how much of each band's outer side the cells are not read from: the outer band ends at the sticker's
 # edge, where a blur darkens its white cells with the base's rim (blur sigma 1.6 px on a 25 mm sticker
 # from 1.65 m: bare stickers 95% -> 100% read, under models 30% -> 45%)
@@ -321,8 +322,8 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
         change = sum(np.abs(np.roll(b.mean(axis=0), -1) - np.roll(b.mean(axis=0), 1)) for b in bands)
         z = np.sum(change * weight_at * np.exp(1j * ringcode.CELLS * angles))
         phase = (math.atan2(z.imag, z.real) / ringcode.CELLS) % delta
-        symbols, weights, weight_at = _cells(bands, angles, phase, delta, ring_seen.astype(np.float64))
-    got = ringcode.decode(symbols, weights)
+        soft, weights, weight_at = _cells(bands, angles, phase, delta, ring_seen.astype(np.float64))
+    got = ringcode.decode(soft)
     if got is None:
         return None
     marker_id, turn, mismatch, runner_up = got
@@ -337,10 +338,12 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
 
 def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: float, ring_seen: np.ndarray
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(symbols, weights, weight at each sample) of the 31 cells from the phase: each band's cell is
-    its middle half's mean level, rescaled so that the visible cells' own black and white are 0 and 1
-    (`_two_levels`); a cell is sure when both bands are clearly black or white there, even across the
-    cell, and the ring beside it shows."""
+    """(soft reads (2, 31), each cell's weight, the weight at each sample) of the 31 cells from the
+    phase: each band's cell is its middle half's mean level, rescaled so that the visible cells' own
+    black and white are 0 and 1 (`_two_levels`); its soft read is how far that level is from the
+    half-way grey (sure at SURE from it), and only as much as the band is even across the cell and
+    the ring beside it shows. A band greyed by blur (a lone white cell between black ones) is a
+    doubtful read, one under the model nothing: erasures the code decodes through, not errors."""
     n = ringcode.CELLS
     position = (angles - phase) / delta
     cell = np.floor(position).astype(int) % n
@@ -355,17 +358,14 @@ def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: flo
         spreads.append(np.sqrt(np.maximum(np.bincount(labels, values**2, minlength=n) / count - level**2, 0)))
     beside = np.bincount(cell, ring_seen, minlength=n) / np.maximum(np.bincount(cell, minlength=n), 1)
     black, white = _two_levels(np.concatenate([lv[beside > 0.5] for lv in levels]))
-    symbols = np.zeros(n, np.uint8)
-    sure = np.ones(n)
-    for bit, level, spread in zip((2, 1), levels, spreads, strict=True):
+    shown = np.clip((beside - 0.3) / 0.5, 0, 1)
+    soft = np.zeros((2, n))
+    for k, (level, spread) in enumerate(zip(levels, spreads, strict=True)):
         level = (level - black) / (white - black)
-        spread = spread / (white - black)
-        symbols |= np.where(level < 0.5, bit, 0).astype(np.uint8)
-        clear = np.clip((np.abs(level - 0.5) - 0.2) / 0.2, 0, 1)
-        even = np.clip((0.45 - spread) / 0.25, 0, 1)
-        sure = np.minimum(sure, np.minimum(clear, even))
-    weights = sure * np.clip((beside - 0.3) / 0.5, 0, 1)
-    return symbols, weights, weights[cell]
+        even = np.clip((0.45 - spread / (white - black)) / 0.25, 0, 1)
+        soft[k] = np.clip((level - 0.5) / SURE, -1, 1) * even * shown
+    weights = np.abs(soft).mean(axis=0)
+    return soft, weights, weights[cell]
 
 
 def _two_levels(levels: np.ndarray) -> tuple[float, float]:

@@ -11,7 +11,7 @@ Printed per case: found, located (within 0.05" and 3 degrees), false ids, positi
 median/p95/worst (inches), heading error median/p95/worst (degrees); then per board region (distance
 from the board's centre: centre < 8", middle < 16", edge < 24", corner beyond), and the misses.
 
-    .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--tilt X,Y] [--quick]
+    .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--tilt X,Y] [--blur PX] [--quick]
 """
 
 from __future__ import annotations
@@ -70,16 +70,16 @@ def by_region(results: dict[str, list[Row]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--renders", type=int, default=3, help="renders per case, 40 models each (default 3)")
+    parser.add_argument("--renders", type=int, help="renders per case, 40 models each (default 3; 1 --quick)")
     parser.add_argument("--tilt", default="0,0", help="the camera's tilt about x,y in degrees (default 0,0)")
     parser.add_argument("--blur", type=float, default=0.75, help="lens softness, sigma in px (0.75)")
     parser.add_argument("--noise", type=float, default=2.5, help="sensor noise, sigma in grey levels (2.5)")
     parser.add_argument("--jpeg", type=int, default=90, help="JPEG quality (90)")
-    parser.add_argument("--quick", action="store_true", help="one render per case, 25 mm bases only")
+    parser.add_argument("--quick", action="store_true", help="25 mm bases only, one render unless --renders")
     args = parser.parse_args()
     tilt = tuple(float(v) for v in args.tilt.split(","))
     camera = Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM, (tilt[0], tilt[1]))
-    renders = 1 if args.quick else args.renders
+    renders = args.renders or (1 if args.quick else 3)
     cases = CASES[:1] if args.quick else CASES
     print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {HEIGHT_MM:g} mm, tilt {tilt}, {BOARD[0]:g}x"
           f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "

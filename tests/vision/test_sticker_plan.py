@@ -2,7 +2,7 @@
 standing on ring stickers at the centre, edges and corners of the board (tests/vision/test_sticker.py's
 half set-up: the same pixels a millimetre and angles as the HQ camera at 1.65 m over 48"): where
 the plan says the sticker reads everywhere, every model is located; where it says a model that wide
-hides the ring, most are not. And the command from the outside."""
+hides the ring, not all are. And the command from the outside."""
 
 from __future__ import annotations
 
@@ -51,12 +51,13 @@ def test_where_the_plan_says_the_sticker_reads_everywhere_every_model_is_located
     assert located_share(config, 25.0, None) == 1.0
 
 
-def test_where_the_plan_says_the_model_hides_the_ring_most_models_are_lost(config):
-    """A 13 mm-wide model on a 25 mm base: wider than the sticker's white middle."""
+def test_where_the_plan_says_the_model_hides_the_ring_models_are_not_reliably_located(config):
+    """A 13 mm-wide model on a 25 mm base: wider than the sticker's white middle. Fewer than the 98% the
+    issue asks for are located (decoding through doubtful cells as erasures: 7 of 11; before, 4)."""
     p = sticker_plan(HALF, 25.0, 30.0, 13.0)
     assert p["sticker_reading"] == "unreliable" and p["sticker_board_share"] == 0.0
     assert any("32 mm bases" in a for a in p["sticker_advice"])
-    assert located_share(config, 25.0, 13.0) <= 0.5
+    assert located_share(config, 25.0, 13.0) < 0.98
 
 
 def test_where_the_plan_says_the_bands_are_thin_some_models_are_lost(config):
