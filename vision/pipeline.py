@@ -316,12 +316,13 @@ class VisionPipeline:
         deadline = Deadline(DETECT_SHARE * self.frame_budget_s)
         changes, sweep = self._stickers or (None, None)
         seen_at = [(p, self.setup.stickers[i]) for i, p in self._pixels.items() if i in self.setup.stickers]
-        found, rejects, searched = self._search_pieces(grey, pieces, deadline, changes, seen_at)
+        found, rejects, searched = self._search_pieces(grey, pieces, deadline, changes, seen_at, True)
         self._carried = pieces[len(searched):]
         self.stats.deferred += len(self._carried)
         found += self._second_pass(grey, rejects, found)
         if not self._carried:  # the sweep, with what is left (all of it on a quiet frame)
-            more, rejects, tiles = self._search_pieces(grey, self._sweep_tiles(), deadline, sweep, seen_at)
+            more, rejects, tiles = self._search_pieces(grey, self._sweep_tiles(), deadline, sweep, seen_at,
+                                                       False)
             found += new_detections(more, found)
             searched += tiles
             found += self._second_pass(grey, rejects, found)
@@ -331,17 +332,19 @@ class VisionPipeline:
         return found, searched
 
     def _search_pieces(self, grey: np.ndarray, pieces: Iterable[Box], deadline: Deadline,
-                       search: StickerSearch | None, seen_at: list[tuple[tuple[float, float], float]]
-                       ) -> tuple[list[Detection], list[np.ndarray], list[Box]]:
-        """`PieceDetector.detect_pieces` with the ring-sticker search `search` (none without stickers):
-        the candidates it has left from earlier frames are read first (one even when the deadline has
-        passed); each piece's candidates where stickers were last seen (`seen_at`, with their bases)
-        right after the piece, the others once every piece is searched, while time is left."""
+                       search: StickerSearch | None, seen_at: list[tuple[tuple[float, float], float]],
+                       pieces_first: bool) -> tuple[list[Detection], list[np.ndarray], list[Box]]:
+        """`PieceDetector.detect_pieces` with the ring-sticker search `search` (none without stickers),
+        while time is left: the candidates where stickers were last seen (`seen_at`, with their bases)
+        that earlier frames left, then each piece and its own such candidates, then the others (those
+        left from earlier frames before the pieces unless `pieces_first`: what changed comes before the
+        rest of a region that changed earlier; the sweep finishes its tiles' candidates before taking
+        more tiles). The first read or piece even when the deadline has passed."""
         assert self._detector is not None
         if search is None:
             return self._detector.detect_pieces(grey, pieces, deadline)
         search.expect(seen_at)
-        search.read(grey, deadline)
+        search.read(grey, deadline, first_only=pieces_first)
 
         def work(piece_grey: np.ndarray, piece: Box) -> None:
             search.add(piece_grey, piece)
