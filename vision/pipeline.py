@@ -11,7 +11,8 @@ at the corner markers once a turn). Whenever two corner markers are seen (a swee
 changed where they are: a bumped camera changes all of it) they are checked against the calibration; what does
 not fit in the frame's share of the budget waits for the next frame. A tracked marker that was looked for and
 not found is searched for by the recovery search (vision/recovery.py) in its own share of the budget. The
-tracker turns sightings into steady poses and move events.
+budgeted passes read ring stickers candidate by candidate within the deadline (vision/sticker_search.py).
+The tracker turns sightings into steady poses and move events.
 """
 
 from __future__ import annotations
