@@ -348,7 +348,7 @@ class VisionPipeline:
         search.read(grey, deadline, first_only=pieces_first)
 
         def work(piece_grey: np.ndarray, piece: Box) -> None:
-            search.add(piece_grey, piece)
+            search.add(piece_grey, piece, deadline)
             search.read(piece_grey, deadline, first_only=True)
 
         out = self._detector.detect_pieces(grey, pieces, deadline, work)
