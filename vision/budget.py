@@ -31,6 +31,10 @@ class Deadline:
         self.pieces += ok
         return ok
 
+    def passed(self) -> bool:
+        """Whether the time is up (grants nothing)."""
+        return self.clock() >= self.until
+
 
 def split_box(box: Box, most: int, overlap: int) -> list[Box]:
     """`box` cut into pieces of at most `most` pixels a side that overlap by `overlap` pixels (so a

@@ -485,10 +485,18 @@ def find_stickers(image: np.ndarray, setup: VisionSetup, calibration: Calibratio
     height, again at a model's own height where the roster gives it another; an id read at a size
     the config does not give it is not that sticker."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    reads = sticker_read.read_stickers(grey, calibration, setup.sticker_sizes,
+                                       setup.sticker_height_mm / MM_PER_INCH, boxes, setup.stickers)
+    return sticker_detections(grey, setup, calibration, reads)
+
+
+def sticker_detections(grey: np.ndarray, setup: VisionSetup, calibration: Calibration,
+                       reads: Sequence[sticker_read.StickerRead]) -> list[Detection]:
+    """Stickers read at the stickers' height as detections, each read again at its model's own
+    height where the roster gives it another (dropped unless that read agrees)."""
     height = setup.sticker_height_mm / MM_PER_INCH
     out = []
-    for read in sticker_read.read_stickers(grey, calibration, setup.sticker_sizes, height, boxes,
-                                           setup.stickers):
+    for read in reads:
         own = setup.height_in(read.id)
         if abs(own - height) * MM_PER_INCH > 0.5:
             view = sticker_read.BoardView(calibration, own)

@@ -21,17 +21,16 @@ class PieceDetector(MarkerDetector):
     """A MarkerDetector that also searches a list of pieces until a deadline (`detect_pieces`)."""
 
     def detect_pieces(self, grey: np.ndarray, pieces: Iterable[Box], deadline: Deadline,
-                      also: Callable[[np.ndarray, Box], list[Detection]] | None = None
+                      also: Callable[[np.ndarray, Box], None] | None = None
                       ) -> tuple[list[Detection], list[np.ndarray], list[Box]]:
         """(markers, rejected quads, the pieces searched): the pieces in order (taken from the
         iterable only when there is time) while the deadline allows, the first always; a marker
-        found in two overlapping pieces counts once. `also` finds more in each piece (ring
-        stickers), within the same deadline."""
+        found in two overlapping pieces counts once. `also` is more work on each piece searched (the
+        ring-sticker search: vision/sticker_search.py), which keeps to the same deadline itself."""
         quads: list[np.ndarray] = []
         ids: list[int] = []
         rejects: list[np.ndarray] = []
         searched: list[Box] = []
-        more: list[Detection] = []
         todo = iter(pieces)
         while deadline.left():
             piece = next(todo, None)
@@ -48,9 +47,8 @@ class PieceDetector(MarkerDetector):
                     ids.append(marker_id)
             rejects += [q + shift for q in rejected]
             if also is not None:
-                more += [d for d in also(grey, piece) if not _seen(d.corners, d.id, [m.corners for m in more],
-                                                                    [m.id for m in more])]
-        return self._finish(grey, quads, ids) + more, rejects, searched
+                also(grey, piece)
+        return self._finish(grey, quads, ids), rejects, searched
 
 
 def _seen(quad: np.ndarray, marker_id: int, quads: list[np.ndarray], ids: list[int]) -> bool:

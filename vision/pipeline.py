@@ -11,14 +11,15 @@ at the corner markers once a turn). Whenever two corner markers are seen (a swee
 changed where they are: a bumped camera changes all of it) they are checked against the calibration; what does
 not fit in the frame's share of the budget waits for the next frame. A tracked marker that was looked for and
 not found is searched for by the recovery search (vision/recovery.py) in its own share of the budget. The
-tracker turns sightings into steady poses and move events.
+budgeted passes read ring stickers candidate by candidate within the deadline (vision/sticker_search.py).
+The tracker turns sightings into steady poses and move events.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 import cv2
@@ -47,6 +48,7 @@ from vision.locate import (
 from vision.pieces import PieceDetector
 from vision.recovery import Recovery
 from vision.removal import RemovalCheck
+from vision.sticker_search import StickerSearch
 from vision.track import Sighting, Tracker, TrackerSettings
 from vision.types import Frame, Observation
 
@@ -103,6 +105,8 @@ class VisionPipeline:
         self._carried: list[Box] = []  # pieces of changed regions not searched yet
         self._sweep: Sweep | None = None
         self._recovery = Recovery()
+        # the budgeted passes' ring-sticker searches: of what changed (and settling places), of the sweep
+        self._stickers: tuple[StickerSearch, StickerSearch] | None = None
         self.lens = LensLearner()  # the lens over frames (without `[camera] intrinsics`)
 
     def set_heights(self, heights_mm: Mapping[int, float]) -> None:
@@ -134,10 +138,15 @@ class VisionPipeline:
             return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), (),
                                tuple(warnings), self.calibration.reprojection_error_px,
                                lens_state(self.calibration))
-        inset = 0.5 * OVERLAP_SIDES * self._side_px()
+        side = self._side_px()
+        inset = 0.5 * OVERLAP_SIDES * side
+        stickers = self._stickers or ()
 
         def looked_at(marker_id: int) -> bool:
-            return marker_id not in self._pixels or inside(self._pixels[marker_id], searched, inset)
+            if marker_id not in self._pixels:
+                return True
+            pixel = self._pixels[marker_id]
+            return inside(pixel, searched, inset) and not any(s.waiting_near(pixel, side) for s in stickers)
 
         detections += self._recover(grey, detections, changed, looked_at)
         started = time.process_time()
@@ -168,6 +177,8 @@ class VisionPipeline:
             if refined is not None:
                 self.calibration = refined
                 self.stats.lens_fits += 1
+                for search in self._stickers or ():
+                    search.recalibrated(refined)
 
     def _side_px(self) -> float:
         """The largest model marker's side in pixels (a ring sticker's diameter)."""
@@ -273,7 +284,11 @@ class VisionPipeline:
         self.calibration = calibration
         fit = calibration.lens_fit if calibration is not None and calibration.lens == "estimated" else None
         self.lens.floor = fit.markers if fit is not None else 0
+        self._stickers = None
         if calibration is not None:
+            if self.setup.stickers:
+                self._stickers = (StickerSearch(self.setup, calibration),
+                                  StickerSearch(self.setup, calibration))
             self._detector = PieceDetector(self.setup.detector_settings(grey.shape, calibration.px_per_inch))
             overlap = int(math.ceil(OVERLAP_SIDES * self._side_px()))
             piece = PIECE_SIDES * self._side_px()  # tiles no larger than the pieces of changed regions
@@ -289,7 +304,8 @@ class VisionPipeline:
     def _region_pass(self, grey: np.ndarray, changed: list[Box]) -> tuple[list[Detection], list[Box]]:
         """(detections, the pieces searched): the pieces carried from earlier frames, the places of
         settling markers, what changed, then the sweep's next tiles, while this frame's detection budget
-        lasts (at least one piece)."""
+        lasts (at least one piece); the ring-sticker candidates that earlier frames left of each come
+        before its new pieces."""
         assert self._detector is not None and self._sweep is not None and self.calibration is not None
         self.stats.region_passes += 1
         side = self._side_px()
@@ -299,18 +315,45 @@ class VisionPipeline:
         pieces = [p for box in merge_boxes(self._carried + pending + changed, grey.shape)
                   for p in split_box(box, int(PIECE_SIDES * side), overlap)]
         deadline = Deadline(DETECT_SHARE * self.frame_budget_s)
-        found, rejects, searched = self._detector.detect_pieces(grey, pieces, deadline, self._stickers_in)
+        changes, sweep = self._stickers or (None, None)
+        seen_at = [(p, self.setup.stickers[i]) for i, p in self._pixels.items() if i in self.setup.stickers]
+        found, rejects, searched = self._search_pieces(grey, pieces, deadline, changes, seen_at, True)
         self._carried = pieces[len(searched):]
         self.stats.deferred += len(self._carried)
         found += self._second_pass(grey, rejects, found)
         if not self._carried:  # the sweep, with what is left (all of it on a quiet frame)
-            more, rejects, tiles = self._detector.detect_pieces(grey, self._sweep_tiles(), deadline,
-                                                                self._stickers_in)
+            more, rejects, tiles = self._search_pieces(grey, self._sweep_tiles(), deadline, sweep, seen_at,
+                                                       False)
             found += new_detections(more, found)
             searched += tiles
             found += self._second_pass(grey, rejects, found)
+        for search in self._stickers or ():
+            found += new_detections(search.take(grey), found)
         self._note_corners(found)
         return found, searched
+
+    def _search_pieces(self, grey: np.ndarray, pieces: Iterable[Box], deadline: Deadline,
+                       search: StickerSearch | None, seen_at: list[tuple[tuple[float, float], float]],
+                       pieces_first: bool) -> tuple[list[Detection], list[np.ndarray], list[Box]]:
+        """`PieceDetector.detect_pieces` with the ring-sticker search `search` (none without stickers),
+        while time is left: the candidates where stickers were last seen (`seen_at`, with their bases)
+        that earlier frames left, then each piece and its own such candidates, then the others (those
+        left from earlier frames before the pieces unless `pieces_first`: what changed comes before the
+        rest of a region that changed earlier; the sweep finishes its tiles' candidates before taking
+        more tiles). The first read or piece even when the deadline has passed."""
+        assert self._detector is not None
+        if search is None:
+            return self._detector.detect_pieces(grey, pieces, deadline)
+        search.expect(seen_at)
+        search.read(grey, deadline, first_only=pieces_first)
+
+        def work(piece_grey: np.ndarray, piece: Box) -> None:
+            search.add(piece_grey, piece, deadline)
+            search.read(piece_grey, deadline, first_only=True)
+
+        out = self._detector.detect_pieces(grey, pieces, deadline, work)
+        search.read(grey, deadline)
+        return out
 
     def _second_pass(self, grey: np.ndarray, rejects: list[np.ndarray], found: list[Detection]
                      ) -> list[Detection]:
@@ -387,3 +430,4 @@ class VisionPipeline:
             m = options[0]
             out[marker_id] = Sighting(m.x, m.y, m.heading, m.sigma, m.heading_sigma, m.sigma_frame)
         return out
+

@@ -135,8 +135,18 @@ class Edges:
         return cls(xs + x0, ys + y0, gx[ys, xs] / m, gy[ys, xs] / m, (x0, y0, w, h))
 
 
-def find_candidates(edges: Edges, view: BoardView, sticker: Sticker) -> list[tuple[float, float]]:
-    """Image points where a locator ring of this sticker may be centred: peaks of the edges' votes
+@dataclass(frozen=True)
+class Candidate:
+    """A place (image pixels) where a locator ring of this sticker size may be centred, and its votes
+    (the share of a whole ring's)."""
+
+    sticker: Sticker
+    pixel: tuple[float, float]
+    votes: float
+
+
+def find_candidates(edges: Edges, view: BoardView, sticker: Sticker) -> list[Candidate]:
+    """Places where a locator ring of this sticker may be centred: peaks of the edges' votes
     (counted in bins of BIN pixels), strongest first, none within a ring's radius of a stronger one."""
     x0, y0, w, h = edges.box
     scale = view.px_per_mm()
@@ -154,11 +164,14 @@ def find_candidates(edges: Edges, view: BoardView, sticker: Sticker) -> list[tup
     py, px = np.nonzero(peaks)
     order = np.argsort(-grid[py, px])
     points = np.column_stack([(px[order] + 1) * BIN + x0, (py[order] + 1) * BIN + y0]).astype(np.float64)
+    strength = grid[py[order], px[order]] / whole
     out: list[np.ndarray] = []
-    for p in points:
+    shares: list[float] = []
+    for p, v in zip(points, strength, strict=True):
         if not out or np.min(np.linalg.norm(np.array(out) - p, axis=1)) > r_in:
             out.append(p)
-    return [(float(p[0]), float(p[1])) for p in out]
+            shares.append(float(v))
+    return [Candidate(sticker, (float(p[0]), float(p[1])), v) for p, v in zip(out, shares, strict=True)]
 
 
 def _sample(grey: np.ndarray, view: BoardView, centre: np.ndarray, radii_mm: np.ndarray,
@@ -393,16 +406,28 @@ def read_stickers(grey: np.ndarray, calibration: Calibration, stickers: Sequence
     """Every sticker of these sizes in the frame (or in `boxes`, image x, y, w, h), one a place (the
     surest where two reads overlap); with `assigned` (id -> base mm) only ids read at their size."""
     view = BoardView(calibration, height_in)
-    found: list[StickerRead] = []
-    for box in boxes if boxes is not None else [None]:
-        edges = Edges.of(grey, box)
-        for sticker in stickers:
-            for px in find_candidates(edges, view, sticker):
-                centre = view.to_board(np.array([px]))[0]
-                got = read_one(grey, view, sticker, centre)
-                if got is not None and (assigned is None or assigned.get(got.id) == sticker.base_mm):
-                    found.append(got)
-    return _distinct(found)
+    every: Sequence[tuple[int, int, int, int] | None] = boxes if boxes is not None else [None]
+    found = [read_candidate(grey, view, c, assigned)
+             for box in every for c in candidates_in(grey, view, stickers, box)]
+    return distinct([r for r in found if r is not None])
+
+
+def candidates_in(grey: np.ndarray, view: BoardView, stickers: Sequence[Sticker],
+                  box: tuple[int, int, int, int] | None = None) -> list[Candidate]:
+    """The candidates of every size in the frame (or `box`), the most votes first."""
+    edges = Edges.of(grey, box)
+    every = [c for sticker in stickers for c in find_candidates(edges, view, sticker)]
+    return sorted(every, key=lambda c: -c.votes)
+
+
+def read_candidate(grey: np.ndarray, view: BoardView, candidate: Candidate,
+                   assigned: Mapping[int, float] | None = None) -> StickerRead | None:
+    """The sticker at a candidate, or None; with `assigned` (id -> base mm) only an id read at its size."""
+    centre = view.to_board(np.array([candidate.pixel]))[0]
+    got = read_one(grey, view, candidate.sticker, centre)
+    if got is None or (assigned is not None and assigned.get(got.id) != candidate.sticker.base_mm):
+        return None
+    return got
 
 
 def read_one(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> StickerRead | None:
@@ -419,7 +444,7 @@ def read_one(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.nda
                        mismatch, margin, view.height_in)
 
 
-def _distinct(found: list[StickerRead]) -> list[StickerRead]:
+def distinct(found: list[StickerRead]) -> list[StickerRead]:
     """One read per place (a candidate found twice, or by two sizes' searches): the surest."""
     out: list[StickerRead] = []
     for r in sorted(found, key=lambda r: (-r.margin, r.mismatch)):

@@ -16,11 +16,15 @@ import pytest
 
 from table.config import from_document
 from table.scene import parse_scene
+from vision import pipeline as pipeline_module
+from vision import sticker_read
+from vision.budget import Deadline
 from vision.pipeline import VisionPipeline
 from vision.sources import SyntheticSource
 from vision.synthetic_scene import Hand, from_scene
 
 CONTACT = 25.0 / 25.4  # two 25 mm bases touching: their centres a base apart
+READS = 3  # a frame's detection share, in candidate-ring reads
 
 
 def _model(mid, unit, x, y, heading, marker, base=25):
@@ -98,3 +102,42 @@ def test_models_on_stickers_tracked_through_a_hand_a_carry_and_base_contact(
     # budget: region passes and the sweep, not whole-frame searches
     assert max(cpu[1:]) < budget, [round(t * 1000) for t in cpu]
     assert pipeline.stats.full_passes <= 2 and pipeline.stats.region_passes >= len(script) - 2
+
+
+def test_the_sticker_search_keeps_to_the_detection_deadline_and_carries_the_rest(
+        small_config, small_scene, monkeypatch):
+    """Work counted on a clock of candidate-ring reads (each costs milliseconds, a piece may hold dozens):
+    with a detection share of READS reads, no frame's detection reads more (the deadline is checked
+    between reads, not only between pieces), and the candidates left are read on the following frames,
+    so every sticker is found again."""
+    reads = [0]
+    read_one = sticker_read.read_one
+
+    def counted(*args, **kwargs):
+        reads[0] += 1
+        return read_one(*args, **kwargs)
+
+    monkeypatch.setattr(sticker_read, "read_one", counted)
+    monkeypatch.setattr(pipeline_module, "Deadline",
+                        lambda seconds: Deadline(READS, clock=lambda: float(reads[0])))
+    pipeline = VisionPipeline(small_config)
+    per_frame, seen = [], set()
+    region_pass = pipeline._region_pass
+
+    def counted_pass(grey, changed):
+        before = reads[0]
+        found, searched = region_pass(grey, changed)
+        per_frame.append(reads[0] - before)
+        seen.update(d.id for d in found)
+        return found, searched
+
+    monkeypatch.setattr(pipeline, "_region_pass", counted_pass)
+    still = from_scene(small_scene, small_config)
+    camera = SyntheticSource(small_config, still, realtime=False)
+    camera.play([still] * 9)
+    for _ in range(9):
+        pipeline.process(camera.read())   # the first calibrates and reads the whole frame (unbudgeted)
+    stickers = {m.marker for m in small_scene.models}
+    assert pipeline.stats.region_passes == 8 and max(per_frame) <= READS, per_frame
+    assert sum(per_frame) > 2 * READS        # the carried candidates were read on later frames
+    assert stickers <= seen, (sorted(stickers - seen), per_frame)

@@ -16,7 +16,8 @@ def test_a_deadline_grants_the_first_piece_even_when_it_has_passed():
     deadline = Deadline(2.5, clock=lambda: float(next(now)))   # until 2.5; each question costs 1
     assert [deadline.left() for _ in range(5)] == [True, True, True, False, False]
     late = Deadline(0.0, clock=lambda: 100.0)
-    assert late.left() and not late.left()
+    assert late.passed() and late.left() and not late.left()   # `passed` grants nothing
+    assert not Deadline(1.0, clock=lambda: 100.0).passed()
 
 
 def test_pieces_cover_the_box_and_overlap_so_a_marker_lies_whole_in_one():
