@@ -122,14 +122,20 @@ def test_the_active_tab_has_its_band_and_no_line_down_its_sides(engine, table):
             assert not strip.any(), (page.engine, "an accent line down the tab's side")
 
 
+def warn(page, table) -> None:
+    """A rifle out of its squad's cohesion, once the page shows the board: the warning under the header."""
+    controller, camera, markers, _ = table
+    page.wait("() => !!document.querySelector('[data-model]')")
+    rifle = next(m.marker for m in controller.state.scene.models if m.id == "rifles-3")
+    show(controller, camera, {**markers, rifle: (20.0, 30.0)}, 1)
+    page.wait_text("#alerts", "cohesion")
+
+
 def test_a_warning_shows_under_the_header_and_never_over_it(engine, table):
     """A scrolled page with a warning: in Firefox the warning, sticky at the top, covered the header."""
-    controller, camera, markers, server = table
+    server = table[3]
     with engine.open(server.url + "/", PHONE) as page:
-        page.wait("() => !!document.querySelector('[data-model]')")
-        rifle = next(m.marker for m in controller.state.scene.models if m.id == "rifles-3")
-        show(controller, camera, {**markers, rifle: (20.0, 30.0)}, 1)   # out of cohesion: a warning
-        page.wait_text("#alerts", "cohesion")
+        warn(page, table)
         page.js("() => window.scrollTo(0, 600)")
         page.wait("() => scrollY > 300")
         bar, alert = page.boxes("#bar")[0], page.boxes("#alerts .alert")[0]
@@ -142,12 +148,9 @@ def test_a_warning_shows_under_the_header_and_never_over_it(engine, table):
 def test_what_is_scrolled_into_view_stops_below_the_header_and_its_warnings(engine, table):
     """A field or button scrolled into view (a focused field, a tap's scroll) sat under the sticky header,
     which grows with its warnings: a tap there hit the header instead."""
-    controller, camera, markers, server = table
+    server = table[3]
     with engine.open(server.url + "/", PHONE) as page:
-        page.wait("() => !!document.querySelector('[data-model]')")
-        rifle = next(m.marker for m in controller.state.scene.models if m.id == "rifles-3")
-        show(controller, camera, {**markers, rifle: (20.0, 30.0)}, 1)   # out of cohesion: a warning
-        page.wait_text("#alerts", "cohesion")
+        warn(page, table)
         page.js("() => { location.hash = '#setup/army'; }")
         page.wait("() => !!document.querySelector('#unit-submit')?.offsetParent")
         page.js("() => window.scrollTo(0, document.body.scrollHeight)")
