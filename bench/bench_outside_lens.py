@@ -25,10 +25,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' renderer and in-process runner
 
-from tests.vision.outside_lens import DISC, figures, run_condition  # noqa: E402
+from tests.vision.outside_lens import DISC, cm3_wide_camera, figures, hq_camera, run_condition  # noqa: E402
 
 CRITERIA = ((0.0, 0.0), (-0.04, 0.0), (-0.09, 0.0), (0.03, 0.0))
 CONDITIONS = (*CRITERIA, (-0.12, 0.0), (0.05, 0.0), (-0.09, 0.05))
+CAMERAS = {"hq-6mm": (hq_camera, "4056x3040, HQ 6 mm lens 1.6-1.7 m up"),
+           "cm3-wide": (cm3_wide_camera, "4608x2592, Camera Module 3 Wide 1.0-1.1 m up")}
 
 
 def main() -> None:
@@ -36,8 +38,10 @@ def main() -> None:
     parser.add_argument("--renders", type=int, default=6,
                         help="renders per condition (default 6: each is one draw of the lens's error)")
     parser.add_argument("--only", metavar="TEXT", help="only the conditions whose name contains TEXT")
+    parser.add_argument("--camera", choices=sorted(CAMERAS), default="hq-6mm", help="the camera rendered")
     args = parser.parse_args()
-    print(f"outside renderer: 4056x3040, HQ 6 mm lens 1.6-1.7 m up, 40 flat 15 mm markers, {args.renders} "
+    camera, described = CAMERAS[args.camera]
+    print(f"outside renderer: {described}, 40 flat 15 mm markers, {args.renders} "
           "render(s) a condition, config names no lens")
     ok = True
     with tempfile.TemporaryDirectory() as folder:
@@ -45,7 +49,7 @@ def main() -> None:
             name = f"k1 {k1:+.2f}" + (f" k2 {k2:+.2f}" if k2 else "")
             if args.only and args.only not in name:
                 continue
-            outcomes = run_condition(k1, range(1, args.renders + 1), Path(folder), k2=k2)
+            outcomes = run_condition(k1, range(1, args.renders + 1), Path(folder), k2=k2, camera=camera)
             result = figures(outcomes)
             misses = result.misses(args.renders) + [
                 f"render {i} found {o.found}" for i, o in enumerate(outcomes, 1) if o.found < o.placed - 1]

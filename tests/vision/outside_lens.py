@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ SUPERSAMPLE = 4
 # the HQ camera (Sony IMX477, 1.55 um pixels, 4056x3040) and its 6 mm lens: focal length in pixels
 HQ_SIZE = (4056, 3040)
 HQ_FOCAL_PX = 6.0 / (6.287 / 4056)
+CM3_WIDE_SIZE = (4608, 2592)
+CM3_WIDE_FOCAL_PX = 2304 / math.tan(math.radians(51.0))   # about 102 degrees across its width
 
 
 @dataclass(frozen=True)
@@ -181,12 +184,23 @@ def hq_camera(k1: float, seed: int, k2: float = 0.0, scale: float = 1.0) -> Came
     """The HQ camera with its 6 mm lens 1.6-1.7 m over the board (binned by 1/scale), tilted up to 1.5
     degrees, its principal point up to 20 px (full frame) off the image's centre, its focal length 3% off
     the published one: a different camera each seed."""
+    return _drawn(HQ_SIZE, HQ_FOCAL_PX, (1600, 1700), k1, seed, k2, scale)
+
+
+def cm3_wide_camera(k1: float, seed: int, k2: float = 0.0, scale: float = 1.0) -> Camera:
+    """A Camera Module 3 Wide (4608x2592, about 102 degrees across) 1.0-1.1 m over the board, drawn as
+    `hq_camera` draws its camera."""
+    return _drawn(CM3_WIDE_SIZE, CM3_WIDE_FOCAL_PX, (1000, 1100), k1, seed, k2, scale)
+
+
+def _drawn(size: tuple[int, int], focal_px: float, heights_mm: tuple[float, float], k1: float, seed: int,
+           k2: float, scale: float) -> Camera:
     rng = random.Random(seed * 7919 + 13)
-    w, h = round(HQ_SIZE[0] / scale), round(HQ_SIZE[1] / scale)
-    f = HQ_FOCAL_PX / scale * rng.uniform(0.97, 1.03)
+    w, h = round(size[0] / scale), round(size[1] / scale)
+    f = focal_px / scale * rng.uniform(0.97, 1.03)
     centre = ((w - 1) / 2 + rng.uniform(-20, 20) / scale, (h - 1) / 2 + rng.uniform(-20, 20) / scale)
     tilt = (rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5), rng.uniform(-1.0, 1.0))
-    return Camera((w, h), f, centre, rng.uniform(1600, 1700), tilt, k1, k2)
+    return Camera((w, h), f, centre, rng.uniform(*heights_mm), tilt, k1, k2)
 
 
 CONFIG = """\
@@ -288,12 +302,13 @@ def figures(outcomes: list[Outcome]) -> Figures:
 
 
 def run_condition(k1: float, seeds: range, folder: Path, k2: float = 0.0, scale: float = 1.0,
-                  models: int = 40, size_mm: float = 15.0) -> list[Outcome]:
+                  models: int = 40, size_mm: float = 15.0, camera: Callable[..., Camera] = hq_camera
+                  ) -> list[Outcome]:
     """Render and locate one condition, one render per seed (a new camera, layout and noise each)."""
     config = write_config(folder, size_mm)
     outcomes = []
     for seed in seeds:
-        cam = hq_camera(k1, seed, k2, scale)
+        cam = camera(k1, seed, k2, scale)
         truth = layout(models, random.Random(seed), size_mm)
         outcomes.append(locate_render(render(cam, truth, seed), truth, folder, config))
     return outcomes
