@@ -145,8 +145,10 @@ class Page:
 
     def screenshot(self, path: Path) -> Path:
         """The viewport as the engine paints it, once what the page shows now has been painted (WebKit's
-        screenshot is otherwise the frame before, seconds old on a loaded machine)."""
+        screenshot is otherwise the frame before, seconds old on a loaded machine). Its folder is made if
+        it is not there (the tests run in any order)."""
         self.js(PAINTED)
+        path.parent.mkdir(parents=True, exist_ok=True)
         return self.capture(path)
 
     def capture(self, path: Path) -> Path:
