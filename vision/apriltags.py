@@ -6,12 +6,11 @@ cannot read. Through apriltag-python, the AprilTag project's own binding (wheels
 aarch64, so a Pi installs it from PyPI). Which families it reads: vision/families.py.
 
 Two things keep its cost near OpenCV's detector:
-- Quieting. The library thresholds every 4x4-pixel tile whose neighbourhood of 3x3 tiles spans 5 grey
-  levels or more, so sensor noise and JPEG texture on a plain surface become a field of blobs it
-  must cluster and fit: a flat frame with noise of 3 levels costs it 25 times a clean one. Where a
-  13-pixel neighbourhood spans fewer than QUIET_CONTRAST levels, the frame is smoothed first. No
-  marker the library accepts lies there: a decision margin of MIN_MARGIN needs a black-to-white
-  contrast of about twice that, and near a marker's edges the frame is left as it is.
+- A contrast floor. The library segments only where a 4x4-pixel tile's neighbourhood of 3x3 tiles
+  spans MIN_CONTRAST grey levels (its default is 5: sensor noise and JPEG texture on a plain surface
+  become a field of blobs to cluster and fit, four to five times the cost on the real photos). No
+  marker the library accepts lies below it: a decision margin of MIN_MARGIN needs a black-to-white
+  contrast of about twice that. The wrapper does not expose the setting: vision/apriltag_c.py.
 - A scale. When the smallest marker is big in the frame, the library reads a copy shrunk by `scale`
   (a cell still LIBRARY_CELL_PX pixels or more); the corners are refined on the full frame afterwards
   (vision/refine.py).
@@ -20,16 +19,15 @@ Two things keep its cost near OpenCV's detector:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.apriltag_c import Detector
+
 MIN_MARGIN = 30.0  # the library's decision margin; real markers on the photos score 38-150
 MAX_HAMMING = 1  # bits the library may correct (its default)
-QUIET_CONTRAST = 30  # grey levels: see the module's docstring
-QUIET_WINDOW = 13  # pixels: the library's threshold looks at 3x3 tiles of 4 pixels
-SMOOTH_WINDOW = 9
+MIN_CONTRAST = 30  # grey levels: see the module's docstring
 # a shrunk copy keeps this many pixels a cell of the smallest marker as the detector's settings
 # underestimate it (85% of its size after calibration): about 2.6 px a cell, where the library reads
 # markers clean or spoiled (under about 2.5 it starts to lose markers to damage, shrunk or not)
@@ -38,27 +36,14 @@ LIBRARY_CELL_PX = 2.2
 # pixel centres at +0.5; OpenCV's order (top-left, top-right, bottom-right, bottom-left) is this one
 TO_OPENCV_ORDER = [1, 0, 3, 2]
 
-_detectors: dict[str, Any] = {}  # one per family and process (the library has no type hints)
-_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (QUIET_WINDOW, QUIET_WINDOW))
+_detectors: dict[str, Detector] = {}  # one per family and process
 
 
-def library(family: str) -> Any:
+def library(family: str) -> Detector:
     """The library's detector for a family (its name: `tag36h11`, ...), made on first use."""
     if family not in _detectors:
-        import apriltag
-
-        _detectors[family] = apriltag.apriltag(family, threads=1, maxhamming=MAX_HAMMING, decimate=1.0)
+        _detectors[family] = Detector(family, MAX_HAMMING, MIN_CONTRAST)
     return _detectors[family]
-
-
-def quieted(grey: np.ndarray) -> np.ndarray:
-    """A copy with the low-contrast areas smoothed (see the module's docstring)."""
-    spread = cv2.dilate(grey, _KERNEL)
-    cv2.subtract(spread, cv2.erode(grey, _KERNEL), dst=spread)
-    _, quiet = cv2.threshold(spread, QUIET_CONTRAST - 1, 255, cv2.THRESH_BINARY_INV)  # under QUIET_CONTRAST
-    out = grey.copy()
-    cv2.copyTo(cv2.blur(grey, (SMOOTH_WINDOW, SMOOTH_WINDOW)), quiet, out)
-    return out
 
 
 def scale_for(side_px: float, cells: int) -> float:
@@ -84,8 +69,8 @@ def read(grey: np.ndarray, family: str, scale: float = 1.0,
         small = enhance(small, scale)
     ratio = np.array([w / small.shape[1], h / small.shape[0]])
     out = []
-    for d in library(family).detect(quieted(small)):
-        if d["margin"] >= MIN_MARGIN:
-            corners = np.asarray(d["lb-rb-rt-lt"], np.float64)[TO_OPENCV_ORDER]  # pixel centres at +0.5
-            out.append((int(d["id"]), corners * ratio - 0.5))
+    for d in library(family).detect(small):
+        if d.margin >= MIN_MARGIN:
+            corners = d.corners[TO_OPENCV_ORDER]  # pixel centres at +0.5
+            out.append((d.id, corners * ratio - 0.5))
     return out

@@ -13,6 +13,8 @@ import numpy as np
 
 SAMPLES = 20  # points along each side
 SPAN = (0.12, 0.88)  # part of the side used (keeps clear of the corners)
+STEPS = 17  # points across each edge
+ALONG = np.linspace(*SPAN, SAMPLES)
 
 
 def refine_corners(grey: np.ndarray, quads: np.ndarray, cell_fraction: float = 0.125,
@@ -34,45 +36,45 @@ def refine_corners(grey: np.ndarray, quads: np.ndarray, cell_fraction: float = 0
 def _refine_once(image: np.ndarray, quads: np.ndarray, cell_fraction: float, polarity: float) -> np.ndarray:
     m = len(quads)
     a = quads
-    b = np.roll(quads, -1, axis=1)  # side i runs from corner i to corner i + 1
-    side = b - a
-    length = np.linalg.norm(side, axis=2, keepdims=True)  # (M, 4, 1)
+    side = np.roll(quads, -1, axis=1) - a  # side i runs from corner i to corner i + 1
+    length = np.sqrt((side * side).sum(axis=2, keepdims=True))  # (M, 4, 1)
     tangent = side / np.maximum(length, 1e-9)
     normal = np.stack([tangent[..., 1], -tangent[..., 0]], axis=-1)
-    centre = quads.mean(axis=1, keepdims=True)
-    mid = (a + b) / 2
-    outward = np.sign(np.sum((mid - centre) * normal, axis=2, keepdims=True))
+    mid = a + side / 2 - quads.mean(axis=1, keepdims=True)
+    outward = np.sign((mid * normal).sum(axis=2, keepdims=True))
     normal = normal * np.where(outward == 0, 1, outward)
     # half-width of the profile across the edge: most of a cell, at least 1.5 px, at most 4 px
     half = np.clip(length[..., 0].mean(axis=1) * cell_fraction * 0.8, 1.5, 4.0)  # (M,)
-    steps = 17
-    offsets = np.linspace(-1.0, 1.0, steps)[None, :] * half[:, None]  # (M, K)
-    t = np.linspace(*SPAN, SAMPLES)
-    along = a[:, :, None, :] + t[None, None, :, None] * side[:, :, None, :]  # (M, 4, N, 2)
+    offsets = np.linspace(-1.0, 1.0, STEPS)[None, :] * half[:, None]  # (M, K)
+    along = a[:, :, None, :] + ALONG[None, None, :, None] * side[:, :, None, :]  # (M, 4, N, 2)
     # (M, 4, N, K, 2): K points across the edge at each of N points along each side
     pts = along[:, :, :, None, :] + offsets[:, None, None, :, None] * normal[:, :, None, None, :]
-    flat = pts.reshape(-1, steps, 2).astype(np.float32)  # remap wants under 32767 rows
+    flat = pts.reshape(-1, STEPS, 2).astype(np.float32)  # remap wants under 32767 rows
     # sampling the 8-bit image rounds each value by at most half a level: a few thousandths of a pixel
     values = cv2.remap(image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    profile = values.reshape(m, 4, SAMPLES, steps).astype(np.float32)
-    grad = polarity * np.diff(profile, axis=3)  # dark inside -> light outside is positive
+    profile = values.reshape(m, 4, SAMPLES, STEPS).astype(np.float32)
+    grad = np.diff(profile, axis=3)
+    if polarity < 0:
+        grad = -grad  # dark inside -> light outside is positive
     # keep the step itself: noise elsewhere in the window would pull the centroid to the middle
-    grad = np.clip(grad - 0.25 * grad.max(axis=3, keepdims=True), 0, None)
-    mids = (offsets[:, 1:] + offsets[:, :-1]) / 2  # (M, K-1)
+    grad -= 0.25 * grad.max(axis=3, keepdims=True)
+    np.maximum(grad, 0, out=grad)
+    mids = ((offsets[:, 1:] + offsets[:, :-1]) / 2).astype(np.float32)  # (M, K-1)
     weight = grad.sum(axis=3)
     with np.errstate(invalid="ignore", divide="ignore"):
         shift = (grad * mids[:, None, None, :]).sum(axis=3) / weight  # (M, 4, N)
-    edge_pts = along + shift[..., None] * normal[:, :, None, :]
     # lines through the edge points, weighted by edge strength (total least squares)
-    w = np.where(np.isfinite(shift), weight, 0.0)
-    edge_pts = np.where(np.isfinite(edge_pts), edge_pts, along)
-    wsum = w.sum(axis=2, keepdims=True)
-    ok = wsum[..., 0] > 0
-    mean = (edge_pts * w[..., None]).sum(axis=2) / np.maximum(wsum, 1e-9)  # (M, 4, 2)
+    ok_pt = np.isfinite(shift)
+    w = np.where(ok_pt, weight, 0.0)
+    edge_pts = along + np.where(ok_pt, shift, 0.0)[..., None] * normal[:, :, None, :]
+    wsum = w.sum(axis=2)
+    ok = wsum > 0
+    mean = (edge_pts * w[..., None]).sum(axis=2) / np.maximum(wsum, 1e-9)[..., None]  # (M, 4, 2)
     d = edge_pts - mean[:, :, None, :]
-    cov = np.einsum("msn,msni,msnj->msij", w, d, d)
-    _, vecs = np.linalg.eigh(cov)
-    direction = vecs[..., :, 1]  # largest eigenvalue's vector
+    sxx, syy, sxy = ((w * d[..., 0] * d[..., 0]).sum(axis=2), (w * d[..., 1] * d[..., 1]).sum(axis=2),
+                     (w * d[..., 0] * d[..., 1]).sum(axis=2))
+    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # the principal axis of the weighted points
+    direction = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
     # corner i = intersection of side i - 1 and side i
     p1, d1 = np.roll(mean, 1, axis=1), np.roll(direction, 1, axis=1)
     p2, d2 = mean, direction
@@ -81,7 +83,7 @@ def _refine_once(image: np.ndarray, quads: np.ndarray, cell_fraction: float, pol
     s = (diff[..., 0] * d2[..., 1] - diff[..., 1] * d2[..., 0]) / np.where(np.abs(cross) < 1e-9, 1, cross)
     corners = p1 + s[..., None] * d1
     good = ok & np.roll(ok, 1, axis=1) & (np.abs(cross) > 0.2)
-    moved = np.linalg.norm(corners - quads, axis=2)
+    moved = np.sqrt(((corners - quads) ** 2).sum(axis=2))
     good &= moved < 1.5 * half[:, None] + 1.0  # a step, not a jump to some other edge
     all_good = good.all(axis=1)
     return np.where(all_good[:, None, None], corners, quads)

@@ -9,6 +9,7 @@ import pytest
 
 from table.errors import ConfigError
 from vision import apriltags
+from vision.apriltag_c import Detector
 from vision.detect import DetectorSettings, MarkerDetector, detect_markers
 from vision.families import LIBRARY_NAMES, family
 from vision.refine import refine_corners
@@ -69,16 +70,22 @@ def test_the_shrink_follows_the_smallest_marker():
     assert small.scale == 1.0 and big.scale == 2.0
 
 
-def test_quieting_leaves_a_marker_and_its_surroundings_and_smooths_flat_noise():
+def test_the_contrast_floor_reads_a_faint_marker_and_leaves_a_fainter_one():
+    # the floor is the library's own setting, written through ctypes: a marker of 60 grey levels'
+    # contrast (the least a decision margin of 30 allows) on noise is read at the floor as with the
+    # library's default (5 levels); one of 20 levels only by the default (the floor leaves it unsegmented)
     image, _ = marker_image("DICT_APRILTAG_36h11", 3)
-    noisy = np.clip(image.astype(float) * 0.6 + 50 + np.random.default_rng(1).normal(0, 3, image.shape),
-                    0, 255).astype(np.uint8)
-    quiet = apriltags.quieted(noisy)
-    edges = cv2.dilate(cv2.Canny(image, 50, 150), np.ones((5, 5), np.uint8)) > 0
-    assert np.array_equal(quiet[edges], noisy[edges])  # near the marker's edges: untouched
-    flat = np.s_[10:50, 200:290]  # a plain area: noise of 3 levels smoothed to about a third
-    assert quiet[flat].std() < noisy[flat].std() / 2.5
-    assert [i for i, _ in apriltags.read(noisy, "tag36h11")] == [3]
+    noise = np.random.default_rng(1).normal(0, 2, image.shape)
+    floor, default = Detector("tag36h11", 1, apriltags.MIN_CONTRAST), Detector("tag36h11", 1, 5)
+    faint, fainter = (np.clip(image * (c / 255) + 100 + noise, 0, 255).astype(np.uint8) for c in (60, 20))
+    assert [i for i, _ in apriltags.read(faint, "tag36h11")] == [3]
+    assert [d.id for d in floor.detect(faint)] == [d.id for d in default.detect(faint)] == [3]
+    assert [d.id for d in default.detect(fainter)] == [3] and floor.detect(fainter) == []
+
+
+def test_a_family_the_library_does_not_have_is_named():
+    with pytest.raises(ConfigError, match="no family 'tag99h1'"):
+        Detector("tag99h1", 1, 30)
 
 
 def test_families_only_the_library_knows():
