@@ -45,24 +45,24 @@ def _refine_once(image: np.ndarray, quads: np.ndarray, cell_fraction: float, pol
     normal = normal * np.where(outward == 0, 1, outward)
     # half-width of the profile across the edge: most of a cell, at least 1.5 px, at most 4 px
     half = np.clip(length[..., 0].mean(axis=1) * cell_fraction * 0.8, 1.5, 4.0)  # (M,)
-    offsets = np.linspace(-1.0, 1.0, STEPS)[None, :] * half[:, None]  # (M, K)
+    offsets = np.linspace(-1.0, 1.0, STEPS)[:, None] * half[None, :]  # (K, M)
     along = a[:, :, None, :] + ALONG[None, None, :, None] * side[:, :, None, :]  # (M, 4, N, 2)
-    # (M, 4, N, K, 2): K points across the edge at each of N points along each side
-    pts = along[:, :, :, None, :] + offsets[:, None, None, :, None] * normal[:, :, None, None, :]
-    flat = pts.reshape(-1, STEPS, 2).astype(np.float32)  # remap wants under 32767 rows
+    # K points across the edge at each of N points along each side, K first so that the sums across an
+    # edge run over whole rows: x and y maps (K * M, 4 * N) (remap wants under 32767 rows)
+    across = offsets[:, :, None, None, None] * normal[None, :, :, None, :]  # (K, M, 4, 1, 2)
+    mapx, mapy = ((along[None, ..., i] + across[..., i]).astype(np.float32).reshape(-1, 4 * SAMPLES)
+                  for i in (0, 1))
     # sampling the 8-bit image rounds each value by at most half a level: a few thousandths of a pixel
-    values = cv2.remap(image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    profile = values.reshape(m, 4, SAMPLES, STEPS).astype(np.float32)
-    grad = np.diff(profile, axis=3)
-    if polarity < 0:
-        grad = -grad  # dark inside -> light outside is positive
+    values = cv2.remap(image, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    profile = values.reshape(STEPS, m, 4, SAMPLES).astype(np.float32)
+    grad = profile[1:] - profile[:-1] if polarity > 0 else profile[:-1] - profile[1:]  # dark to light: > 0
     # keep the step itself: noise elsewhere in the window would pull the centroid to the middle
-    grad -= 0.25 * grad.max(axis=3, keepdims=True)
+    grad -= 0.25 * grad.max(axis=0)
     np.maximum(grad, 0, out=grad)
-    mids = ((offsets[:, 1:] + offsets[:, :-1]) / 2).astype(np.float32)  # (M, K-1)
-    weight = grad.sum(axis=3)
+    mids = ((offsets[1:] + offsets[:-1]) / 2).astype(np.float32)  # (K-1, M)
+    weight = grad.sum(axis=0)  # (M, 4, N)
     with np.errstate(invalid="ignore", divide="ignore"):
-        shift = (grad * mids[:, None, None, :]).sum(axis=3) / weight  # (M, 4, N)
+        shift = (grad * mids[:, :, None, None]).sum(axis=0) / weight
     # lines through the edge points, weighted by edge strength (total least squares)
     ok_pt = np.isfinite(shift)
     w = np.where(ok_pt, weight, 0.0)
