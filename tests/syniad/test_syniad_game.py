@@ -167,3 +167,19 @@ def test_the_board_check_names_every_mismatch():
     missing = game.check_board({k: v for k, v in expected.items() if k != "m-far"})
     assert missing == [{"unit": "far", "model": "m-far", "expected": [6, 0], "observed": None,
                         "text": "far is missing: put it on hex [6, 0]"}]
+
+
+def test_the_board_check_does_not_call_counters_under_a_seen_stack_missing():
+    # "Natural array order: index 0 = bottom of stack, last index = top of stack": the camera sees the
+    # top counter of a stack; the ones under it are where the game says while the top is seen there
+    game = SyniadGame.from_scene(make_scene([("low", "A", (2, 2), 3, 6), ("mid", "A", (2, 2), 3, 6),
+                                             ("top", "A", (2, 2), 3, 6), ("d", "B", T, 3, 3)]))
+    assert game.state.stacks[(2, 2)] == ["low", "mid", "top"]
+    assert game.check_board({"m-top": (2, 2), "m-d": T}) == []
+    assert game.check_board({"m-mid": (2, 2), "m-d": T}) == [
+        {"unit": "top", "model": "m-top", "expected": [2, 2], "observed": None,
+         "text": "top is missing: put it on hex [2, 2]"}]
+    # the top taken off to another hex: the camera should now see the counter under it
+    moved = {p["model"] for p in game.check_board({"m-top": (3, 3), "m-d": T})}
+    assert moved == {"m-top", "m-mid", "m-low"}
+    assert {p["model"] for p in game.check_board({"m-d": T})} == {"m-top", "m-mid", "m-low"}

@@ -49,17 +49,28 @@ def instructions(state: SyniadState, result: Mapping[str, Any]) -> list[dict[str
     return out
 
 
+def under_a_seen_counter(state: SyniadState, c: Counter, seen: Mapping[str, Hex]) -> bool:
+    """Whether a counter lies in its stack under one the camera sees on that hex (index 0 is the bottom
+    of a stack, the last its top: the rules' "Unit Stacking"), so that the camera cannot see it."""
+    if c.hex is None:
+        return False
+    stack = state.stacks.get(c.hex, [])
+    above = stack[stack.index(c.id) + 1:] if c.id in stack else []
+    return any((m := state.counters[u].model) is not None and seen.get(m) == c.hex for u in above)
+
+
 def mismatches(state: SyniadState, observed: Mapping[str, Hex]) -> list[dict[str, Any]]:
-    """Every counter not where the game expects it: misplaced, missing, or left on the table when removed."""
+    """Every counter not where the game expects it: misplaced, missing, or left on the table when removed.
+    A counter the camera does not see is not missing while one above it in its stack is seen there."""
     out: list[dict[str, Any]] = []
     known = set()
+    seen_at = {model: as_hex(h) for model, h in observed.items()}
     for c in state.counters.values():
         if c.model is None:
             continue
         known.add(c.model)
-        where = observed.get(c.model)
-        seen = None if where is None else as_hex(where)
-        if seen == c.hex:
+        seen = seen_at.get(c.model)
+        if seen == c.hex or (seen is None and under_a_seen_counter(state, c, seen_at)):
             continue
         entry = {"unit": c.id, "model": c.model, "expected": None if c.hex is None else list(c.hex),
                  "observed": None if seen is None else list(seen)}
