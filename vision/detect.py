@@ -254,15 +254,17 @@ class MarkerDetector:
         """Markers read from candidate quads (image pixels) that the first pass could not decode, each
         taken as a marker's black square or as its white margin; places where a marker is already
         known are skipped."""
-        grey = _grey(image)
+        if not candidates or self.dictionary is None:
+            return []
         known = np.array([d.centre for d in found]).reshape(-1, 2)
         todo = []
         for pts in candidates:
             length = float(np.mean(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)))
             if not len(known) or np.min(np.linalg.norm(known - pts.mean(axis=0), axis=1)) >= 0.5 * length:
                 todo.append(pts)
-        if not todo or self.dictionary is None:
+        if not todo:
             return []
+        grey = _grey(image)
         cells = self.dictionary.markerSize + 2
         quads = np.stack(todo).astype(np.float64)
         centres = quads.mean(axis=1, keepdims=True)
