@@ -110,7 +110,8 @@ class Detector:
         self._td = _LIB.apriltag_detector_create()
         td = self._td.contents
         if (td.qtp.min_white_black_diff, td.qtp.min_cluster_pixels, td.qtp.max_nmaxima) != (5, 5, 10):
-            raise RuntimeError("the AprilTag C library's detector is not laid out as apriltag.h 3.x says")
+            raise ConfigError("the AprilTag C library is not the version 3 this table reads: "
+                              "`pip install 'apriltag-python>=3.4.5,<4'`")
         td.nthreads, td.quad_decimate, td.quad_sigma, td.refine_edges = 1, 1.0, 0.0, True
         td.qtp.min_white_black_diff = min_contrast
         self._family = getattr(_LIB, f"{family}_create")()
