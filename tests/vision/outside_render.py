@@ -85,7 +85,8 @@ class Tile:
 @dataclass(frozen=True)
 class Model:
     """A model on the board: its sticker's id, centre (board inches), heading (degrees), base (mm across,
-    3 mm tall by default) and, when `height_mm`, a miniature of that height standing on it."""
+    3 mm tall by default) and, when `height_mm`, a miniature of that height standing on it, its body
+    `body_mm` in radius (0: 5 mm for a 30 mm model, scaled with the height)."""
 
     id: int
     x: float
@@ -95,6 +96,7 @@ class Model:
     height_mm: float = 0.0
     base_top_mm: float = 3.0
     seed: int = 0
+    body_mm: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -205,14 +207,15 @@ def _dull(rng: np.random.Generator) -> np.ndarray:
 
 
 def miniature(model: Model) -> list[Face]:
-    """A body (a cylinder 5 mm in radius for a 30 mm model, scaled with the height), a head, and an arm or
-    weapon 8 mm long (scaled) pointing a random way; glued by hand, up to 0.5 mm off the base's centre."""
+    """A body (a cylinder `body_mm` in radius, or 5 mm for a 30 mm model scaled with the height), a head, and
+    an arm or weapon 8 mm long (scaled) pointing a random way; glued by hand, up to 0.5 mm off the base's
+    centre."""
     rng = np.random.default_rng(model.seed)
     s = model.height_mm / 30.0
     off = rng.uniform(-0.5, 0.5, 2)
     feet = np.array([model.x * MM + off[0], model.y * MM + off[1], -model.base_top_mm])
     up = np.array([0.0, 0.0, -1.0])
-    body_r, body_h = 5.0 * s, model.height_mm
+    body_r, body_h = model.body_mm or 5.0 * s, model.height_mm
     faces = _cylinder(feet, up, body_r, body_h, _dull(rng))
     faces += _sphere(feet + up * (body_h + 2.5 * s), 3.6 * s, _dull(rng))
     turn, tilt = rng.uniform(0, 2 * math.pi), math.radians(rng.uniform(-35, 35))
