@@ -8,13 +8,15 @@ The set-up: 4056x3040, the HQ camera's 6 mm lens 1.65 m above a 4'x4' board (squ
 standing on the stickers and with bare stickers. The round bases the issue covers, with the typical
 model on each (height and body radius as vision/miniature.py's SIZES gives them, restated here: this
 bench shares none of its code): 25 mm bases with 30 mm models (body 5 mm in radius), 28.5 with 32
-(5.5), 32 with 34 (6.4), 40 with 45 (8), 50 with 55 (10).
+(5.5), 32 with 34 (6.4), 40 with 45 (8), 50 with 55 (10). Then cavalry: 60x35 mm ovals, the ring for
+35 mm in the middle, a rider 50 mm tall on a horse standing along the oval (its body 11 mm thick
+over the sticker, legs, neck and head, a lance or sword).
 
 Printed per case: found, located (within 0.05" and 3 degrees), false ids, position error
 median/p95/worst (inches), heading error median/p95/worst (degrees); then per board region (distance
 from the board's centre: centre < 8", middle < 16", edge < 24", corner beyond), and the misses.
 
-    .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--bases 25,50] [--tilt X,Y]
+    .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--bases 25,50,60x35] [--tilt X,Y]
         [--blur PX] [--quick]
 """
 
@@ -37,7 +39,9 @@ from tests.vision.outside_render import Camera, Renderer  # noqa: E402
 BOARD = (48.0, 48.0)
 SIZE = (4056, 3040)
 HEIGHT_MM = 1650.0
-CASES = ((25.0, 30.0, 5.0), (28.5, 32.0, 5.5), (32.0, 34.0, 6.4), (40.0, 45.0, 8.0), (50.0, 55.0, 10.0))
+# (name, base mm across, model mm, body radius mm, oval's length mm)
+CASES = (("25", 25.0, 30.0, 5.0, 0.0), ("28.5", 28.5, 32.0, 5.5, 0.0), ("32", 32.0, 34.0, 6.4, 0.0),
+         ("40", 40.0, 45.0, 8.0, 0.0), ("50", 50.0, 55.0, 10.0, 0.0), ("60x35", 35.0, 50.0, 0.0, 60.0))
 REGIONS = (("centre", 8.0), ("middle", 16.0), ("edge", 24.0), ("corner", math.inf))
 
 
@@ -79,32 +83,35 @@ def main() -> None:
     parser.add_argument("--blur", type=float, default=0.75, help="lens softness, sigma in px (0.75)")
     parser.add_argument("--noise", type=float, default=2.5, help="sensor noise, sigma in grey levels (2.5)")
     parser.add_argument("--jpeg", type=int, default=90, help="JPEG quality (90)")
-    parser.add_argument("--bases", help="only these round bases, mm (comma separated; default all five)")
+    parser.add_argument("--bases", help="only these bases (comma separated: 25, 28.5, 32, 40, 50, 60x35; "
+                        "default all)")
     parser.add_argument("--quick", action="store_true", help="25 mm bases only, one render unless --renders")
     args = parser.parse_args()
     tilt = tuple(float(v) for v in args.tilt.split(","))
     camera = Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM, (tilt[0], tilt[1]))
     renders = args.renders or (1 if args.quick else 3)
-    only = {float(v) for v in args.bases.split(",")} if args.bases else None
-    cases = [c for c in CASES if (c[0] in only if only else not args.quick or c[0] == CASES[0][0])]
+    only = set(args.bases.split(",")) if args.bases else None
+    cases = [c for c in CASES if (c[0] in only if only else not args.quick or c is CASES[0])]
     print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {HEIGHT_MM:g} mm, tilt {tilt}, {BOARD[0]:g}x"
           f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "
           f"noise {args.noise:g}, JPEG {args.jpeg}")
     results: dict[str, list[Row]] = {}
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for base_mm, model_mm, body_mm in cases:
-            folder = Path(tmp) / f"base{base_mm:g}"
+        for title, base_mm, model_mm, body_mm, length_mm in cases:
+            folder = Path(tmp) / f"base{title}"
             folder.mkdir()
             tiles, markers_toml = print_tiles(folder, base_mm)
             for standing in (model_mm, 0.0):
-                name = f"{base_mm:g} mm, " + (f"{standing:g} mm models" if standing else "bare stickers")
+                kind = "cavalry" if length_mm else "models"
+                name = f"{title} mm, " + (f"{standing:g} mm {kind}" if standing else "bare stickers")
                 rows: list[Row] = []
                 false = 0
                 start = time.perf_counter()
                 for k in range(renders):
-                    seed = int(base_mm) * 100 + k
-                    models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed, body_mm)
+                    seed = int(base_mm + length_mm) * 100 + k
+                    models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed, body_mm,
+                                        length_mm)
                     renderer = Renderer(camera, BOARD, seed, blur_sigma=args.blur, noise_sigma=args.noise,
                                         jpeg_quality=args.jpeg)
                     got, wrong, _ = check(folder, renderer, tiles, markers_toml, models)
