@@ -88,7 +88,8 @@ class Model:
     3 mm tall by default) and, when `height_mm`, a miniature of that height standing on it, its body
     `body_mm` in radius (0: 5 mm for a 30 mm model, scaled with the height). With `length_mm` the base
     is an oval, `base_mm` across the facing and `length_mm` along it, and the miniature a rider on a
-    horse standing along it (`cavalry`)."""
+    horse standing along it (`cavalry`); with `stand` too, a rectangular stand of five 6 mm-scale
+    figures (`stand_figures`)."""
 
     id: int
     x: float
@@ -100,6 +101,7 @@ class Model:
     seed: int = 0
     body_mm: float = 0.0
     length_mm: float = 0.0
+    stand: bool = False
 
 
 @dataclass(frozen=True)
@@ -258,13 +260,39 @@ def cavalry(model: Model) -> list[Face]:
     return faces
 
 
+def stand_figures(model: Model) -> list[Face]:
+    """Five 6 mm-scale figures on a stand (`height_mm` tall, bodies 1.6 mm in radius, each with a head
+    and a gun or spear): one on the sticker's middle, two each side of it beyond the sticker, a little
+    staggered fore and aft."""
+    rng = np.random.default_rng(model.seed)
+    h = math.radians(model.heading)
+    fwd, side = np.array([math.cos(h), math.sin(h), 0.0]), np.array([-math.sin(h), math.cos(h), 0.0])
+    up = np.array([0.0, 0.0, -1.0])
+    centre = np.array([model.x * MM, model.y * MM, -model.base_top_mm])
+    faces: list[Face] = []
+    for across in (0.0, -11.5, -16.0, 11.5, 16.0):
+        feet = centre + side * (across + rng.uniform(-0.8, 0.8)) + fwd * (rng.uniform(-4.0, 4.0) if across else 0)
+        tall = model.height_mm * rng.uniform(0.85, 1.0)
+        faces += _cylinder(feet, up, 1.6, tall * 0.8, _dull(rng), sides=10)
+        faces += _sphere(feet + up * (tall * 0.8 + 1.0), 1.2, _dull(rng), lat=5, lon=8)
+        turn = h + rng.uniform(-1.0, 1.0)
+        out = np.array([math.cos(turn), math.sin(turn), -math.sin(math.radians(rng.uniform(-20, 30)))])
+        faces += _cylinder(feet + up * tall * 0.6, out, 0.5, rng.uniform(3.0, 7.0), _dull(rng), sides=6)
+    return faces
+
+
 def _outline(model: Model, z: float, count: int) -> np.ndarray:
-    """(count, 3) points round the base's edge at height z: a circle, or an oval along the facing."""
+    """(count, 3) points round the base's edge at height z: a circle, an oval along the facing, or a
+    stand's rectangle (its four corners)."""
     h = math.radians(model.heading)
     fwd, side = np.array([math.cos(h), math.sin(h)]), np.array([-math.sin(h), math.cos(h)])
     ang = np.linspace(0, 2 * math.pi, count, endpoint=False)
     along = (model.length_mm or model.base_mm) / 2 * np.cos(ang)
     across = model.base_mm / 2 * np.sin(ang)
+    if model.stand:
+        along = model.length_mm / 2 * np.array([1.0, 1.0, -1.0, -1.0])
+        across = model.base_mm / 2 * np.array([-1.0, 1.0, 1.0, -1.0])
+        count = 4
     xy = np.array([model.x * MM, model.y * MM]) + along[:, None] * fwd + across[:, None] * side
     return np.column_stack([xy, np.full(count, z)])
 
@@ -274,8 +302,8 @@ def _base(model: Model, rng: np.random.Generator) -> tuple[list[Face], Face]:
     colour = np.full(3, rng.uniform(25, 70)) + rng.uniform(-8, 8, 3)
     bottom, top = _outline(model, 0.0, 96), _outline(model, -model.base_top_mm, 96)
     walls = []
-    for i in range(96):
-        j = (i + 1) % 96
+    for i in range(len(bottom)):
+        j = (i + 1) % len(bottom)
         quad = np.array([bottom[i], bottom[j], top[j], top[i]])
         mid = (bottom[i] + bottom[j]) / 2 - np.array([model.x * MM, model.y * MM, 0.0])
         n = np.array([mid[0], mid[1], 0.0])
@@ -323,7 +351,8 @@ class Renderer:
             self._flat(frame, tiles[i], x, y, -90.0, 0.0)
         for m in models:
             walls, top = _base(m, rng)
-            faces = (cavalry(m) if m.length_mm else miniature(m)) if m.height_mm else []
+            draw = stand_figures if m.stand else cavalry if m.length_mm else miniature
+            faces = draw(m) if m.height_mm else []
             self._model(frame, m, tiles[m.id], walls, top, faces)
         img = self._finish(frame.image, rng)
         ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
