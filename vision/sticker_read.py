@@ -46,6 +46,7 @@ SURE = 0.25  # a band's level (black 0, white 1) this far from half-way grey is 
 # edge, where a blur darkens its white cells with the base's rim (blur sigma 1.6 px on a 25 mm sticker
 # from 1.65 m: bare stickers 95% -> 100% read, under models 30% -> 45%)
 OUTER_SHARE = (0.2, 0.4)
+STRIP_PARALLEL = 15.0  # degrees: the edges of a strip across the sticker (two hidden arcs' chords)
 CRISP = 0.35  # a hidden band's level this far from half-way grey, and even, reads as print (a last resort)
 
 
@@ -366,7 +367,9 @@ def beyond_strips(seen: np.ndarray, ratio: float) -> np.ndarray:
     """Where a circle `ratio` times the ring's radius shows, from where the ring shows (`seen`, evenly
     round from angle 0): each arc where the ring is hidden is taken as the shadow of a strip through the
     middle (a body, a horse, an arm reaching out from them), which hides a narrower arc farther out:
-    half-angle asin(sin(a) / ratio) for the ring's half-angle a. Arcs of half a turn or more stay hidden."""
+    half-angle asin(sin(a) / ratio) for the ring's half-angle a. Arcs of half a turn or more stay hidden.
+    When two arcs of more than a cell are hidden, they are one strip across the sticker (a horse's body,
+    leaning off the middle by parallax): its edges join their ends (`_across`)."""
     n = len(seen)
     if seen.all() or not seen.any():
         return seen.copy()
@@ -374,7 +377,13 @@ def beyond_strips(seen: np.ndarray, ratio: float) -> np.ndarray:
     rolled = np.roll(seen, -start)
     out = rolled.copy()
     edges = np.flatnonzero(np.diff(np.append(rolled, True).astype(np.int8)))
-    for a, b in zip(edges[::2] + 1, edges[1::2] + 1, strict=True):  # hidden samples a..b-1
+    runs = list(zip(edges[::2] + 1, edges[1::2] + 1, strict=True))  # hidden samples a..b-1
+    major = [(a, b) for a, b in runs if b - a > n / ringcode.CELLS]
+    strip = _across(major, start, n, ratio) if len(major) == 2 else None
+    for a, b in runs:
+        if strip is not None and (a, b) in major:
+            out[a:b] = ~strip[a:b]
+            continue
         half = (b - a) / 2 * 2 * math.pi / n
         if half < math.pi / 2:
             keep = math.asin(math.sin(half) / ratio) / half
@@ -382,6 +391,31 @@ def beyond_strips(seen: np.ndarray, ratio: float) -> np.ndarray:
             k = np.arange(a, b)
             out[k] = np.abs(k - middle) > reach
     return np.roll(out, start)
+
+
+def _across(major: list[tuple[int, int]], start: int, n: int, ratio: float) -> np.ndarray | None:
+    """Per sample (rolled by `start`), whether the circle `ratio` times the ring's radius lies inside a
+    strip across the sticker whose edges join the ends of the ring's two hidden arcs (`major`): a
+    horse's body, lean and all, hides the code between the lines through them. None when those lines
+    are not parallel (within STRIP_PARALLEL): two things, not one strip (a body and an arm)."""
+    def point(i: float) -> np.ndarray:
+        t = (i + start) * 2 * math.pi / n
+        return np.array([math.cos(t), math.sin(t)])
+    t = (np.arange(n) + start) * 2 * math.pi / n
+    q = ratio * np.column_stack([np.cos(t), np.sin(t)])
+    inside = np.ones(n, bool)
+    (a1, b1), (a2, b2) = major
+    chords = [(point(p - 0.5), point(r - 0.5), point((p + r) / 2)) for p, r in ((b1, a2), (b2, a1 + n))]
+    (p1, r1, _), (p2, r2, _) = chords
+    u, v = r1 - p1, r2 - p2
+    if -(u @ v) < math.cos(math.radians(STRIP_PARALLEL)) * np.linalg.norm(u) * np.linalg.norm(v):
+        return None
+    for pp, pr, flank in chords:
+        d = pr - pp
+        def side(x: np.ndarray, pp: np.ndarray = pp, d: np.ndarray = d) -> np.ndarray:
+            return d[0] * (x[..., 1] - pp[1]) - d[1] * (x[..., 0] - pp[0])
+        inside &= np.sign(side(q)) != np.sign(side(flank))
+    return inside
 
 
 def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: float, seen: list[np.ndarray]

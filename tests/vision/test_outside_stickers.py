@@ -57,8 +57,8 @@ def test_cavalry_on_oval_bases_is_located_at_least_as_often_as_measured(tmp_path
     """A rider on a horse along a 60x35 mm oval, the ring for 35 mm under it (outside_render.cavalry):
     the horse's 11 mm body hides the code fore and aft and, leaning out, much of the locator ring
     beside the flanks' visible code. 60 models over 6 renders: 52 located with the code read beyond the
-    ring's shadow (`beyond_strips`) and crisp hidden cells as a last resort, 41 without (the ring's
-    shadow taken as the code's); issue 21's 98% is not reached on this base (docs/vision.md)."""
+    ring's shadow (`beyond_strips`) and crisp hidden cells as a last resort, 41 with the ring's shadow
+    taken as the code's. Issue 21's 98% is not reached on this base (docs/vision.md)."""
     tiles, markers_toml = print_tiles(tmp_path, 35.0, 10)
     located = 0
     for seed in range(1, 7):
