@@ -46,6 +46,8 @@ SURE = 0.25  # a band's level (black 0, white 1) this far from half-way grey is 
 # edge, where a blur darkens its white cells with the base's rim (blur sigma 1.6 px on a 25 mm sticker
 # from 1.65 m: bare stickers 95% -> 100% read, under models 30% -> 45%)
 OUTER_SHARE = (0.2, 0.4)
+STRIP_PARALLEL = 15.0  # degrees: the edges of a strip across the sticker (two hidden arcs' chords)
+CRISP = 0.35  # a hidden band's level this far from half-way grey, and even, reads as print (a last resort)
 
 
 @dataclass(frozen=True)
@@ -310,15 +312,16 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
               ) -> tuple[int, float, float, float, float] | None:
     """(id, heading, visible weight, mismatch, margin) of the code round a fitted ring, or None. Where
     the ring is hidden the code beside it is taken as hidden too (a model leaning out across the
-    sticker, an arm)."""
+    sticker, an arm), over a narrower arc farther out (`beyond_strips`)."""
     rho = sticker.radius_mm
     centre = ring.centre
     angles = np.linspace(0, 2 * math.pi, CODE_SAMPLES, endpoint=False)
     ring_seen = ring.seen[(np.arange(CODE_SAMPLES) * RAYS) // CODE_SAMPLES]
-    raw = []
+    raw, seen = [], []
     for (lo, hi), outer in zip(BANDS, OUTER_SHARE, strict=True):
         radii = np.linspace(lo + 0.2 * (hi - lo), hi - outer * (hi - lo), 3) * rho
         raw.append(_sample(grey, view, centre, radii, angles))
+        seen.append(beyond_strips(ring_seen, radii[0] / (RING[1] * rho)).astype(np.float64))
     # black: the ring where it shows; white: the code's white cells there (the thin gap is greyed by blur)
     dark = _sample(grey, view, centre, np.array([(RING[0] + RING[1]) / 2]) * rho, angles)[0]
     shown = ring_seen if ring_seen.sum() >= 8 else np.ones(CODE_SAMPLES, bool)
@@ -328,35 +331,102 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
         return None
     bands = [(b - black) / (white - black) for b in raw]
     delta = 2 * math.pi / ringcode.CELLS
-    weight_at = ring_seen.astype(np.float64)
+    weight_at = (seen[0] + seen[1]) / 2
     phase = 0.0
     for _ in range(2):
         # the cells' edges: where the bands change along the ring, at multiples of a cell from the phase
         change = sum(np.abs(np.roll(b.mean(axis=0), -1) - np.roll(b.mean(axis=0), 1)) for b in bands)
         z = np.sum(change * weight_at * np.exp(1j * ringcode.CELLS * angles))
         phase = (math.atan2(z.imag, z.real) / ringcode.CELLS) % delta
-        soft, weights, weight_at = _cells(bands, angles, phase, delta, ring_seen.astype(np.float64))
+        soft, with_hidden, weight_at = _cells(bands, angles, phase, delta, seen)
+    # the cells beside the ring; when they do not decide, with the hidden cells that read as crisp print too
+    got = _decide(soft) or _decide(with_hidden)
+    if got is None:
+        return None
+    marker_id, turn, visible, mismatch, margin = got
+    facing = phase + (turn + 0.5) * delta
+    heading = math.degrees(math.atan2(math.sin(facing), math.cos(facing)))
+    return marker_id, heading, visible, mismatch, margin
+
+
+def _decide(soft: np.ndarray) -> tuple[int, int, float, float, float] | None:
+    """(id, turn, visible weight, mismatch, margin) of soft cell reads, or None when too few cells show,
+    the best codeword disagrees with too many or another fits nearly as well."""
     got = ringcode.decode(soft)
     if got is None:
         return None
     marker_id, turn, mismatch, runner_up = got
-    visible = float(weights.sum())
+    visible = float(np.abs(soft).mean(axis=0).sum())
     refused = mismatch > max(2.0, MAX_MISMATCH * visible) or runner_up - mismatch < MIN_MARGIN
     if visible < MIN_VISIBLE or refused:
         return None
-    facing = phase + (turn + 0.5) * delta
-    heading = math.degrees(math.atan2(math.sin(facing), math.cos(facing)))
-    return marker_id, heading, visible, mismatch, runner_up - mismatch
+    return marker_id, turn, visible, mismatch, runner_up - mismatch
 
 
-def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: float, ring_seen: np.ndarray
+def beyond_strips(seen: np.ndarray, ratio: float) -> np.ndarray:
+    """Where a circle `ratio` times the ring's radius shows, from where the ring shows (`seen`, evenly
+    round from angle 0): each arc where the ring is hidden is taken as the shadow of a strip through the
+    middle (a body, a horse, an arm reaching out from them), which hides a narrower arc farther out:
+    half-angle asin(sin(a) / ratio) for the ring's half-angle a. Arcs of half a turn or more stay hidden.
+    When two arcs of more than a cell are hidden, they are one strip across the sticker (a horse's body,
+    leaning off the middle by parallax): its edges join their ends (`_across`)."""
+    n = len(seen)
+    if seen.all() or not seen.any():
+        return seen.copy()
+    start = int(np.argmax(seen))  # a seen sample: hidden runs do not wrap past it
+    rolled = np.roll(seen, -start)
+    out = rolled.copy()
+    edges = np.flatnonzero(np.diff(np.append(rolled, True).astype(np.int8)))
+    runs = list(zip(edges[::2] + 1, edges[1::2] + 1, strict=True))  # hidden samples a..b-1
+    major = [(a, b) for a, b in runs if b - a > n / ringcode.CELLS]
+    strip = _across(major, start, n, ratio) if len(major) == 2 else None
+    for a, b in runs:
+        if strip is not None and (a, b) in major:
+            out[a:b] = ~strip[a:b]
+            continue
+        half = (b - a) / 2 * 2 * math.pi / n
+        if half < math.pi / 2:
+            keep = math.asin(math.sin(half) / ratio) / half
+            middle, reach = (a + b - 1) / 2, (b - a) / 2 * keep
+            k = np.arange(a, b)
+            out[k] = np.abs(k - middle) > reach
+    return np.roll(out, start)
+
+
+def _across(major: list[tuple[int, int]], start: int, n: int, ratio: float) -> np.ndarray | None:
+    """Per sample (rolled by `start`), whether the circle `ratio` times the ring's radius lies inside a
+    strip across the sticker whose edges join the ends of the ring's two hidden arcs (`major`): a
+    horse's body, lean and all, hides the code between the lines through them. None when those lines
+    are not parallel (within STRIP_PARALLEL): two things, not one strip (a body and an arm)."""
+    def point(i: float) -> np.ndarray:
+        t = (i + start) * 2 * math.pi / n
+        return np.array([math.cos(t), math.sin(t)])
+    t = (np.arange(n) + start) * 2 * math.pi / n
+    q = ratio * np.column_stack([np.cos(t), np.sin(t)])
+    inside = np.ones(n, bool)
+    (a1, b1), (a2, b2) = major
+    chords = [(point(p - 0.5), point(r - 0.5), point((p + r) / 2)) for p, r in ((b1, a2), (b2, a1 + n))]
+    (p1, r1, _), (p2, r2, _) = chords
+    u, v = r1 - p1, r2 - p2
+    if -(u @ v) < math.cos(math.radians(STRIP_PARALLEL)) * np.linalg.norm(u) * np.linalg.norm(v):
+        return None
+    for pp, pr, flank in chords:
+        d = pr - pp
+        def side(x: np.ndarray, pp: np.ndarray = pp, d: np.ndarray = d) -> np.ndarray:
+            return d[0] * (x[..., 1] - pp[1]) - d[1] * (x[..., 0] - pp[0])
+        inside &= np.sign(side(q)) != np.sign(side(flank))
+    return inside
+
+
+def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: float, seen: list[np.ndarray]
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(soft reads (2, 31), each cell's weight, the weight at each sample) of the 31 cells from the
     phase: each band's cell is its middle half's mean level, rescaled so that the visible cells' own
     black and white are 0 and 1 (`_two_levels`); its soft read is how far that level is from the
     half-way grey (sure at SURE from it), and only as much as the band is even across the cell and
-    the ring beside it shows. A band greyed by blur (a lone white cell between black ones) is a
-    doubtful read, one under the model nothing: erasures the code decodes through, not errors."""
+    shows (`seen`: per band, 1 where it shows at each sample). A band greyed by blur (a lone white cell
+    between black ones) is a doubtful read, one under the model nothing: erasures the code decodes
+    through, not errors."""
     n = ringcode.CELLS
     position = (angles - phase) / delta
     cell = np.floor(position).astype(int) % n
@@ -369,16 +439,31 @@ def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: flo
         level = np.bincount(labels, values, minlength=n) / count
         levels.append(level)
         spreads.append(np.sqrt(np.maximum(np.bincount(labels, values**2, minlength=n) / count - level**2, 0)))
-    beside = np.bincount(cell, ring_seen, minlength=n) / np.maximum(np.bincount(cell, minlength=n), 1)
-    black, white = _two_levels(np.concatenate([lv[beside > 0.5] for lv in levels]))
-    shown = np.clip((beside - 0.3) / 0.5, 0, 1)
-    soft = np.zeros((2, n))
+    beside = [np.bincount(cell, s, minlength=n) / np.maximum(np.bincount(cell, minlength=n), 1) for s in seen]
+    black, white = _two_levels(np.concatenate([lv[b > 0.5] for lv, b in zip(levels, beside, strict=True)]))
+    soft, hidden = np.zeros((2, n)), np.zeros((2, n))
     for k, (level, spread) in enumerate(zip(levels, spreads, strict=True)):
         level = (level - black) / (white - black)
         even = np.clip((0.45 - spread / (white - black)) / 0.25, 0, 1)
+        shown = np.clip((beside[k] - 0.3) / 0.5, 0, 1)
         soft[k] = np.clip((level - 0.5) / SURE, -1, 1) * even * shown
+        hidden[k] = np.sign(level - 0.5) * (np.abs(level - 0.5) >= CRISP) * (even == 1) * (shown == 0)
     weights = np.abs(soft).mean(axis=0)
-    return soft, weights, weights[cell]
+    return soft, soft + _print_like(hidden), weights[cell]
+
+
+def _print_like(hidden: np.ndarray) -> np.ndarray:
+    """The crisp reads of hidden cells (2, 31) that may be print: both bands crisp, and not in a run of
+    more than MAX_RUN equal symbols round the ring (no id prints one: a dark or light horse's body
+    over the code reads as such a run)."""
+    both = (hidden != 0).all(axis=0)
+    symbol = np.where(both, (hidden[0] < 0) * 2 + (hidden[1] < 0), -1)
+    keep = both.copy()
+    for start in range(ringcode.CELLS):
+        run = symbol[(start + np.arange(ringcode.MAX_RUN + 1)) % ringcode.CELLS]
+        if run[0] >= 0 and (run == run[0]).all():
+            keep[(start + np.arange(ringcode.MAX_RUN + 1)) % ringcode.CELLS] = False
+    return hidden * keep
 
 
 def _two_levels(levels: np.ndarray) -> tuple[float, float]:

@@ -5,13 +5,22 @@ tiles `smarttable markers DIR --tiles --ids 10-49 --base-mm B` writes, and `smar
 
 The set-up: 4056x3040, the HQ camera's 6 mm lens 1.65 m above a 4'x4' board (square on, or `--tilt`),
 40 models a render spread over the whole board, random headings; per base, renders with miniatures
-standing on the stickers (25 mm bases with 30 mm models, 32 with 34, 40 with 45) and with bare stickers.
+standing on the stickers and with bare stickers. The round bases the issue covers, with the typical
+model on each (height and body radius as vision/miniature.py's SIZES gives them, restated here: this
+bench shares none of its code): 25 mm bases with 30 mm models (body 5 mm in radius), 28.5 with 32
+(5.5), 32 with 34 (6.4), 40 with 45 (8), 50 with 55 (10). Then cavalry: 60x35 mm ovals, the ring for
+35 mm in the middle, a rider 50 mm tall on a horse standing along the oval (its body 11 mm thick
+over the sticker, legs, neck and head, a lance or sword); and the same model on a 75x42 mm oval
+(the ring for 42 mm), the bigger base that reads it (docs/vision.md). And Age of Tyrants' 40x20 mm
+stands of five 6 mm figures, 10 mm tall: the ring for 20 mm (17 mm across) under the middle one, two
+figures each side of it beyond the sticker.
 
 Printed per case: found, located (within 0.05" and 3 degrees), false ids, position error
 median/p95/worst (inches), heading error median/p95/worst (degrees); then per board region (distance
 from the board's centre: centre < 8", middle < 16", edge < 24", corner beyond), and the misses.
 
-    .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--tilt X,Y] [--blur PX] [--quick]
+    .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--bases 25,60x35,40x20]
+        [--height-mm MM] [--tilt X,Y] [--blur PX] [--quick]
 """
 
 from __future__ import annotations
@@ -33,7 +42,11 @@ from tests.vision.outside_render import Camera, Renderer  # noqa: E402
 BOARD = (48.0, 48.0)
 SIZE = (4056, 3040)
 HEIGHT_MM = 1650.0
-CASES = ((25.0, 30.0), (32.0, 34.0), (40.0, 45.0))
+# (name, the ring's base mm, base mm across, model mm, body radius mm, length mm along, a 6 mm stand)
+CASES = (("25", 25.0, 25.0, 30.0, 5.0, 0.0, False), ("28.5", 28.5, 28.5, 32.0, 5.5, 0.0, False),
+         ("32", 32.0, 32.0, 34.0, 6.4, 0.0, False), ("40", 40.0, 40.0, 45.0, 8.0, 0.0, False),
+         ("50", 50.0, 50.0, 55.0, 10.0, 0.0, False), ("60x35", 35.0, 35.0, 50.0, 0.0, 60.0, False),
+         ("75x42", 42.0, 42.0, 50.0, 0.0, 75.0, False), ("40x20", 20.0, 40.0, 10.0, 0.0, 20.0, True))
 REGIONS = (("centre", 8.0), ("middle", 16.0), ("edge", 24.0), ("corner", math.inf))
 
 
@@ -75,30 +88,36 @@ def main() -> None:
     parser.add_argument("--blur", type=float, default=0.75, help="lens softness, sigma in px (0.75)")
     parser.add_argument("--noise", type=float, default=2.5, help="sensor noise, sigma in grey levels (2.5)")
     parser.add_argument("--jpeg", type=int, default=90, help="JPEG quality (90)")
+    parser.add_argument("--bases", help="only these bases (comma separated: 25, 28.5, 32, 40, 50, 60x35, "
+                        "75x42, 40x20; default all)")
+    parser.add_argument("--height-mm", type=float, default=HEIGHT_MM, help="the camera's height (1650)")
     parser.add_argument("--quick", action="store_true", help="25 mm bases only, one render unless --renders")
     args = parser.parse_args()
     tilt = tuple(float(v) for v in args.tilt.split(","))
-    camera = Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM, (tilt[0], tilt[1]))
+    camera = Camera.hq_6mm(SIZE, BOARD, args.height_mm, (tilt[0], tilt[1]))
     renders = args.renders or (1 if args.quick else 3)
-    cases = CASES[:1] if args.quick else CASES
-    print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {HEIGHT_MM:g} mm, tilt {tilt}, {BOARD[0]:g}x"
+    only = set(args.bases.split(",")) if args.bases else None
+    cases = [c for c in CASES if (c[0] in only if only else not args.quick or c is CASES[0])]
+    print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {args.height_mm:g} mm, tilt {tilt}, {BOARD[0]:g}x"
           f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "
           f"noise {args.noise:g}, JPEG {args.jpeg}")
     results: dict[str, list[Row]] = {}
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for base_mm, model_mm in cases:
-            folder = Path(tmp) / f"base{base_mm:g}"
+        for title, ring_mm, base_mm, model_mm, body_mm, length_mm, stand in cases:
+            folder = Path(tmp) / f"base{title}"
             folder.mkdir()
-            tiles, markers_toml = print_tiles(folder, base_mm)
+            tiles, markers_toml = print_tiles(folder, ring_mm)
             for standing in (model_mm, 0.0):
-                name = f"{base_mm:g} mm, " + (f"{standing:g} mm models" if standing else "bare stickers")
+                kind = "stands" if stand else "cavalry" if length_mm else "models"
+                name = f"{title} mm, " + (f"{standing:g} mm {kind}" if standing else "bare stickers")
                 rows: list[Row] = []
                 false = 0
                 start = time.perf_counter()
                 for k in range(renders):
-                    seed = int(base_mm) * 100 + k
-                    models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed)
+                    seed = int(base_mm + length_mm) * 100 + k
+                    models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed, body_mm,
+                                        length_mm, stand)
                     renderer = Renderer(camera, BOARD, seed, blur_sigma=args.blur, noise_sigma=args.noise,
                                         jpeg_quality=args.jpeg)
                     got, wrong, _ = check(folder, renderer, tiles, markers_toml, models)

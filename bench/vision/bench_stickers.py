@@ -94,7 +94,7 @@ def _turret(rng: random.Random) -> tuple[Figure, ...]:
 
 
 SHAPES = (Shape("6 mm stand 40x20", "rect", 40.0, 20.0, 20.0, THICK_MM, _stand),
-          Shape("oval 60x35", "oval", 60.0, 35.0, 35.0, THICK_MM, _cavalry),
+          Shape("oval 60x35", "oval", 35.0, 60.0, 35.0, THICK_MM, _cavalry),
           Shape("vehicle hull 60x90", "rect", 60.0, 90.0, 50.0, 30.0, _turret))
 
 

@@ -85,7 +85,11 @@ class Tile:
 @dataclass(frozen=True)
 class Model:
     """A model on the board: its sticker's id, centre (board inches), heading (degrees), base (mm across,
-    3 mm tall by default) and, when `height_mm`, a miniature of that height standing on it."""
+    3 mm tall by default) and, when `height_mm`, a miniature of that height standing on it, its body
+    `body_mm` in radius (0: 5 mm for a 30 mm model, scaled with the height). With `length_mm` the base
+    is an oval, `base_mm` across the facing and `length_mm` along it, and the miniature a rider on a
+    horse standing along it (`cavalry`); with `stand` too, a rectangular stand of five 6 mm-scale
+    figures (`stand_figures`)."""
 
     id: int
     x: float
@@ -95,6 +99,9 @@ class Model:
     height_mm: float = 0.0
     base_top_mm: float = 3.0
     seed: int = 0
+    body_mm: float = 0.0
+    length_mm: float = 0.0
+    stand: bool = False
 
 
 @dataclass(frozen=True)
@@ -205,14 +212,15 @@ def _dull(rng: np.random.Generator) -> np.ndarray:
 
 
 def miniature(model: Model) -> list[Face]:
-    """A body (a cylinder 5 mm in radius for a 30 mm model, scaled with the height), a head, and an arm or
-    weapon 8 mm long (scaled) pointing a random way; glued by hand, up to 0.5 mm off the base's centre."""
+    """A body (a cylinder `body_mm` in radius, or 5 mm for a 30 mm model scaled with the height), a head, and
+    an arm or weapon 8 mm long (scaled) pointing a random way; glued by hand, up to 0.5 mm off the base's
+    centre."""
     rng = np.random.default_rng(model.seed)
     s = model.height_mm / 30.0
     off = rng.uniform(-0.5, 0.5, 2)
     feet = np.array([model.x * MM + off[0], model.y * MM + off[1], -model.base_top_mm])
     up = np.array([0.0, 0.0, -1.0])
-    body_r, body_h = 5.0 * s, model.height_mm
+    body_r, body_h = model.body_mm or 5.0 * s, model.height_mm
     faces = _cylinder(feet, up, body_r, body_h, _dull(rng))
     faces += _sphere(feet + up * (body_h + 2.5 * s), 3.6 * s, _dull(rng))
     turn, tilt = rng.uniform(0, 2 * math.pi), math.radians(rng.uniform(-35, 35))
@@ -222,14 +230,84 @@ def miniature(model: Model) -> list[Face]:
     return faces
 
 
+def cavalry(model: Model) -> list[Face]:
+    """A rider on a horse along the facing: the horse's body (a cylinder 11 mm thick, 40 mm long, its
+    belly 10 mm above the base), four legs, its neck and head raised in front, a tail; the rider's body
+    (4 mm in radius) `height_mm` - 20 mm tall on its back, a head and a lance or sword a random way."""
+    rng = np.random.default_rng(model.seed)
+    h = math.radians(model.heading)
+    fwd, side = np.array([math.cos(h), math.sin(h), 0.0]), np.array([-math.sin(h), math.cos(h), 0.0])
+    up = np.array([0.0, 0.0, -1.0])
+    centre = np.array([model.x * MM, model.y * MM, -model.base_top_mm]) + side * rng.uniform(-0.5, 0.5)
+    horse, rider = _dull(rng), _dull(rng)
+    spine = centre + up * 15.5
+    faces = _cylinder(spine - fwd * 20.0, fwd, 5.5, 40.0, horse)
+    for along in (-15.0, 14.0):
+        for across in (-3.0, 3.0):
+            faces += _cylinder(centre + fwd * along + side * across, up, 1.4, 12.0, horse, sides=8)
+    neck = spine + fwd * 17.0
+    faces += _cylinder(neck, fwd * 0.5 + up, 3.2, 14.0, horse, sides=12)
+    faces += _cylinder(neck + (fwd * 0.5 + up) / math.hypot(0.5, 1.0) * 12.0, fwd + up * -0.4, 2.8, 9.0,
+                       horse, sides=12)
+    faces += _cylinder(spine - fwd * 20.0, -fwd - up * 0.8, 1.5, 9.0, horse, sides=8)
+    seat = spine + up * 5.0
+    tall = max(model.height_mm - 20.0, 12.0)
+    faces += _cylinder(seat, up, 4.0, tall, rider)
+    faces += _sphere(seat + up * (tall + 2.8), 3.2, _dull(rng))
+    turn, tilt = h + rng.uniform(-1.2, 1.2), math.radians(rng.uniform(-20, 35))
+    out = np.array([math.cos(turn) * math.cos(tilt), math.sin(turn) * math.cos(tilt), -math.sin(tilt)])
+    faces += _cylinder(seat + up * tall * 0.7, out, 1.0, rng.uniform(10.0, 30.0), _dull(rng), sides=8)
+    return faces
+
+
+def stand_figures(model: Model) -> list[Face]:
+    """Five 6 mm-scale figures on a stand (`height_mm` tall, bodies 1.6 mm in radius, each with a head
+    and a gun or spear): one on the sticker's middle, two each side of it beyond the sticker, a little
+    staggered fore and aft."""
+    rng = np.random.default_rng(model.seed)
+    h = math.radians(model.heading)
+    fwd, side = np.array([math.cos(h), math.sin(h), 0.0]), np.array([-math.sin(h), math.cos(h), 0.0])
+    up = np.array([0.0, 0.0, -1.0])
+    centre = np.array([model.x * MM, model.y * MM, -model.base_top_mm])
+    faces: list[Face] = []
+    for across in (0.0, -11.5, -16.0, 11.5, 16.0):
+        feet = centre + side * (across + rng.uniform(-0.8, 0.8)) + fwd * (rng.uniform(-4.0, 4.0) if across else 0)
+        tall = model.height_mm * rng.uniform(0.85, 1.0)
+        faces += _cylinder(feet, up, 1.6, tall * 0.8, _dull(rng), sides=10)
+        faces += _sphere(feet + up * (tall * 0.8 + 1.0), 1.2, _dull(rng), lat=5, lon=8)
+        turn = h + rng.uniform(-1.0, 1.0)
+        out = np.array([math.cos(turn), math.sin(turn), -math.sin(math.radians(rng.uniform(-20, 30)))])
+        faces += _cylinder(feet + up * tall * 0.6, out, 0.5, rng.uniform(3.0, 7.0), _dull(rng), sides=6)
+    return faces
+
+
+def _outline(model: Model, z: float, count: int) -> np.ndarray:
+    """(count, 3) points round the base's edge at height z: a circle, an oval along the facing, or a
+    stand's rectangle (its four corners)."""
+    h = math.radians(model.heading)
+    fwd, side = np.array([math.cos(h), math.sin(h)]), np.array([-math.sin(h), math.cos(h)])
+    ang = np.linspace(0, 2 * math.pi, count, endpoint=False)
+    along = (model.length_mm or model.base_mm) / 2 * np.cos(ang)
+    across = model.base_mm / 2 * np.sin(ang)
+    if model.stand:
+        along = model.length_mm / 2 * np.array([1.0, 1.0, -1.0, -1.0])
+        across = model.base_mm / 2 * np.array([-1.0, 1.0, 1.0, -1.0])
+        count = 4
+    xy = np.array([model.x * MM, model.y * MM]) + along[:, None] * fwd + across[:, None] * side
+    return np.column_stack([xy, np.full(count, z)])
+
+
 def _base(model: Model, rng: np.random.Generator) -> tuple[list[Face], Face]:
     """The base's side wall and its top (a dark moulded base)."""
     colour = np.full(3, rng.uniform(25, 70)) + rng.uniform(-8, 8, 3)
-    r = model.base_mm / 2
-    bottom = np.array([model.x * MM, model.y * MM, 0.0])
-    walls = _cylinder(bottom, np.array([0.0, 0.0, -1.0]), r, model.base_top_mm, colour, sides=48, cap=False)
-    ang = np.linspace(0, 2 * math.pi, 96, endpoint=False)
-    top = bottom + np.column_stack([r * np.cos(ang), r * np.sin(ang), np.full(96, -model.base_top_mm)])
+    bottom, top = _outline(model, 0.0, 96), _outline(model, -model.base_top_mm, 96)
+    walls = []
+    for i in range(len(bottom)):
+        j = (i + 1) % len(bottom)
+        quad = np.array([bottom[i], bottom[j], top[j], top[i]])
+        mid = (bottom[i] + bottom[j]) / 2 - np.array([model.x * MM, model.y * MM, 0.0])
+        n = np.array([mid[0], mid[1], 0.0])
+        walls.append(Face(quad, colour, n / np.linalg.norm(n)))
     return walls, Face(top, colour * 1.15, np.array([0.0, 0.0, -1.0]))
 
 
@@ -273,7 +351,8 @@ class Renderer:
             self._flat(frame, tiles[i], x, y, -90.0, 0.0)
         for m in models:
             walls, top = _base(m, rng)
-            faces = miniature(m) if m.height_mm else []
+            draw = stand_figures if m.stand else cavalry if m.length_mm else miniature
+            faces = draw(m) if m.height_mm else []
             self._model(frame, m, tiles[m.id], walls, top, faces)
         img = self._finish(frame.image, rng)
         ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])

@@ -51,3 +51,20 @@ def test_a_square_on_hq_frame_corrects_the_stickers_parallax_from_the_cameras_ow
     rows, _, answer = check(tmp_path, renderer, tiles, markers_toml, models)
     assert answer["lens_estimate"]["focal_px"] == pytest.approx(6.0 / 0.00155 / 2, rel=0.01)
     assert max(r.position for r in rows) < 0.01
+
+
+def test_cavalry_on_oval_bases_is_located_at_least_as_often_as_measured(tmp_path):
+    """A rider on a horse along a 60x35 mm oval, the ring for 35 mm under it (outside_render.cavalry):
+    the horse's 11 mm body hides the code fore and aft and, leaning out, much of the locator ring
+    beside the flanks' visible code. 60 models over 6 renders: 52 located with the code read beyond the
+    ring's shadow (`beyond_strips`) and crisp hidden cells as a last resort, 41 with the ring's shadow
+    taken as the code's. Issue 21's 98% is not reached on this base (docs/vision.md)."""
+    tiles, markers_toml = print_tiles(tmp_path, 35.0, 10)
+    located = 0
+    for seed in range(1, 7):
+        models = models_for(BOARD, corners_of(BOARD), 35.0, 50.0, 10, seed, length_mm=60.0)
+        renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=seed)
+        rows, false, _ = check(tmp_path, renderer, tiles, markers_toml, models)
+        assert false == []
+        located += sum(r.located for r in rows)
+    assert located >= 51

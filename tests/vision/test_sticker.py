@@ -18,7 +18,7 @@ import pytest
 from table.config import from_document
 from table.errors import ConfigError
 from tests.vision.test_real_photos import PHOTOS, require_photos
-from vision import ringcode
+from vision import ringcode, sticker_read
 from vision.calibrate import Calibration
 from vision.camera import PinholeCamera
 from vision.cameras import camera_model
@@ -152,3 +152,25 @@ def test_sticker_ids_must_be_the_codes_and_not_the_corners(ids, why):
     config = from_document({"markers": {"stickers": {"25": ids}}}, "table.toml")
     with pytest.raises(ConfigError, match=f"markers.stickers.25: id .*{why}"):
         VisionSetup.from_config(config)
+
+
+@pytest.mark.parametrize(("half_width_mm", "off_mm"), [(3.0, 0.0), (6.0, 0.0), (8.0, 0.0), (6.0, 2.5),
+                                                       (5.5, -4.0)])
+def test_a_strip_across_the_sticker_hides_a_narrower_arc_of_the_code_than_of_the_ring(half_width_mm, off_mm):
+    """A straight strip (a horse's body), `half_width_mm` each side of an axis `off_mm` off the sticker's
+    middle (leaning by parallax), hides the circle of radius r where |r sin(a) - off| < w: at the ring
+    (9.6 mm on a 35 mm base) and, from the ring's shadow alone, at the code (12 mm) as that geometry
+    gives, to a sample."""
+    n, ring_r, code_r = 720, 9.6, 12.0
+    angles = np.arange(n) * 2 * math.pi / n
+    for axis in (0.3, 2.0):  # the strip's direction, radians
+        at_ring, at_code = (np.abs(r * np.sin(angles - axis) - off_mm) < half_width_mm for r in (ring_r, code_r))
+        got = ~sticker_read.beyond_strips(~at_ring, code_r / ring_r)
+        assert abs(int(got.sum()) - int(at_code.sum())) <= 4
+        assert np.all(got <= at_code | np.roll(at_code, 1) | np.roll(at_code, -1))
+
+
+def test_a_shadow_of_half_a_turn_or_more_stays_hidden():
+    seen = np.ones(720, bool)
+    seen[100:500] = False
+    assert np.array_equal(sticker_read.beyond_strips(seen, 1.5), seen)
