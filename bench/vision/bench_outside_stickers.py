@@ -11,7 +11,7 @@ bench shares none of its code): 25 mm bases with 30 mm models (body 5 mm in radi
 (5.5), 32 with 34 (6.4), 40 with 45 (8), 50 with 55 (10). Then cavalry: 60x35 mm ovals, the ring for
 35 mm in the middle, a rider 50 mm tall on a horse standing along the oval (its body 11 mm thick
 over the sticker, legs, neck and head, a lance or sword); and the same model on a 75x42 mm oval
-(the ring for 42 mm), the bigger base that reads it (docs/vision.md). And Age of Tyrants' 40x20 mm
+(the ring for 42 mm), the bigger base that reads it (docs/vision.md). And 6 mm-scale 40x20 mm
 stands of five 6 mm figures, 10 mm tall: the ring for 20 mm (17 mm across) under the middle one, two
 figures each side of it beyond the sticker.
 
