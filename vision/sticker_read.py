@@ -312,16 +312,17 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
               ) -> tuple[int, float, float, float, float] | None:
     """(id, heading, visible weight, mismatch, margin) of the code round a fitted ring, or None. Where
     the ring is hidden the code beside it is taken as hidden too (a model leaning out across the
-    sticker, an arm), over a narrower arc farther out (`beyond_strips`)."""
+    sticker, an arm); when that does not decide, only over a narrower arc farther out (`beyond_strips`:
+    more cells, nearer the model's blurred edge), then with the hidden cells that read as crisp print."""
     rho = sticker.radius_mm
     centre = ring.centre
     angles = np.linspace(0, 2 * math.pi, CODE_SAMPLES, endpoint=False)
     ring_seen = ring.seen[(np.arange(CODE_SAMPLES) * RAYS) // CODE_SAMPLES]
-    raw, seen = [], []
+    raw, beyond = [], []
     for (lo, hi), outer in zip(BANDS, OUTER_SHARE, strict=True):
         radii = np.linspace(lo + 0.2 * (hi - lo), hi - outer * (hi - lo), 3) * rho
         raw.append(_sample(grey, view, centre, radii, angles))
-        seen.append(beyond_strips(ring_seen, radii[0] / (RING[1] * rho)).astype(np.float64))
+        beyond.append(beyond_strips(ring_seen, radii[0] / (RING[1] * rho)).astype(np.float64))
     # black: the ring where it shows; white: the code's white cells there (the thin gap is greyed by blur)
     dark = _sample(grey, view, centre, np.array([(RING[0] + RING[1]) / 2]) * rho, angles)[0]
     shown = ring_seen if ring_seen.sum() >= 8 else np.ones(CODE_SAMPLES, bool)
@@ -330,6 +331,20 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
     if white - black < 30:
         return None
     bands = [(b - black) / (white - black) for b in raw]
+    beside = ring_seen.astype(np.float64)
+    got = _read_cells(bands, angles, [beside, beside], False) or _read_cells(bands, angles, beyond, True)
+    if got is None:
+        return None
+    marker_id, facing, visible, mismatch, margin = got
+    heading = math.degrees(math.atan2(math.sin(facing), math.cos(facing)))
+    return marker_id, heading, visible, mismatch, margin
+
+
+def _read_cells(bands: list[np.ndarray], angles: np.ndarray, seen: list[np.ndarray], hidden_too: bool
+                ) -> tuple[int, float, float, float, float] | None:
+    """(id, facing in radians, visible weight, mismatch, margin) of the cells where `seen` (per band)
+    shows them, and with `hidden_too` the hidden cells that read as crisp print when those do not
+    decide; None when nothing decides."""
     delta = 2 * math.pi / ringcode.CELLS
     weight_at = (seen[0] + seen[1]) / 2
     phase = 0.0
@@ -339,14 +354,11 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
         z = np.sum(change * weight_at * np.exp(1j * ringcode.CELLS * angles))
         phase = (math.atan2(z.imag, z.real) / ringcode.CELLS) % delta
         soft, with_hidden, weight_at = _cells(bands, angles, phase, delta, seen)
-    # the cells beside the ring; when they do not decide, with the hidden cells that read as crisp print too
-    got = _decide(soft) or _decide(with_hidden)
+    got = _decide(soft) or (_decide(with_hidden) if hidden_too else None)
     if got is None:
         return None
     marker_id, turn, visible, mismatch, margin = got
-    facing = phase + (turn + 0.5) * delta
-    heading = math.degrees(math.atan2(math.sin(facing), math.cos(facing)))
-    return marker_id, heading, visible, mismatch, margin
+    return marker_id, phase + (turn + 0.5) * delta, visible, mismatch, margin
 
 
 def _decide(soft: np.ndarray) -> tuple[int, int, float, float, float] | None:
