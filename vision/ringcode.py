@@ -116,6 +116,12 @@ def _rotations() -> np.ndarray:
     return np.stack([np.roll(book, k, axis=1) for k in range(CELLS)], axis=1).reshape(-1, CELLS)
 
 
+@cache
+def _flat_rotations() -> np.ndarray:
+    """`_rotations()` as indices into a (4 symbols, 31 cells) array raveled: symbol * 31 + cell."""
+    return _rotations() * CELLS + np.arange(CELLS)
+
+
 def ids() -> int:
     """How many ids the code has."""
     return len(codebook())
@@ -135,8 +141,7 @@ def decode(soft: np.ndarray) -> tuple[int, int, float, float] | None:
     symbol = np.arange(4)[:, None]
     black = np.stack([(symbol >> 1) & 1, symbol & 1], axis=1)  # (4 symbols, 2 bands, 1)
     wrong = np.where(black == 1, np.maximum(s, 0), np.maximum(-s, 0)).max(axis=1)  # (4 symbols, 31 cells)
-    table = _rotations()
-    cost = wrong[table, np.arange(CELLS)].sum(axis=1)
-    order = np.argsort(cost)
-    best, second = int(order[0]), int(order[1])
+    cost = wrong.ravel()[_flat_rotations()].sum(axis=1)
+    two = np.argpartition(cost, 1)[:2]  # the least and the next: no full sort of every id and turn
+    best, second = (int(two[0]), int(two[1])) if cost[two[0]] <= cost[two[1]] else (int(two[1]), int(two[0]))
     return best // CELLS, best % CELLS, float(cost[best]), float(cost[second])

@@ -48,6 +48,8 @@ SURE = 0.25  # a band's level (black 0, white 1) this far from half-way grey is 
 OUTER_SHARE = (0.2, 0.4)
 STRIP_PARALLEL = 15.0  # degrees: the edges of a strip across the sticker (two hidden arcs' chords)
 CRISP = 0.35  # a hidden band's level this far from half-way grey, and even, reads as print (a last resort)
+# the cells of each run of MAX_RUN + 1 round the ring, one run a starting cell
+RUNS_ROUND = (np.arange(ringcode.CELLS)[:, None] + np.arange(ringcode.MAX_RUN + 1)[None, :]) % ringcode.CELLS
 
 
 @dataclass(frozen=True)
@@ -318,11 +320,11 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
     centre = ring.centre
     angles = np.linspace(0, 2 * math.pi, CODE_SAMPLES, endpoint=False)
     ring_seen = ring.seen[(np.arange(CODE_SAMPLES) * RAYS) // CODE_SAMPLES]
-    raw, beyond = [], []
+    raw, inner = [], []
     for (lo, hi), outer in zip(BANDS, OUTER_SHARE, strict=True):
         radii = np.linspace(lo + 0.2 * (hi - lo), hi - outer * (hi - lo), 3) * rho
         raw.append(_sample(grey, view, centre, radii, angles))
-        beyond.append(beyond_strips(ring_seen, radii[0] / (RING[1] * rho)).astype(np.float64))
+        inner.append(radii[0] / (RING[1] * rho))  # each band's inner edge, in the ring's outer radii
     # black: the ring where it shows; white: the code's white cells there (the thin gap is greyed by blur)
     dark = _sample(grey, view, centre, np.array([(RING[0] + RING[1]) / 2]) * rho, angles)[0]
     shown = ring_seen if ring_seen.sum() >= 8 else np.ones(CODE_SAMPLES, bool)
@@ -332,7 +334,10 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
         return None
     bands = [(b - black) / (white - black) for b in raw]
     beside = ring_seen.astype(np.float64)
-    got = _read_cells(bands, angles, [beside, beside], False) or _read_cells(bands, angles, beyond, True)
+    got = _read_cells(bands, angles, [beside, beside], False)
+    if got is None and not ring_seen.all():  # a ring seen whole hides no cells: nothing more to try
+        beyond = [beyond_strips(ring_seen, ratio).astype(np.float64) for ratio in inner]
+        got = _read_cells(bands, angles, beyond, True)
     if got is None:
         return None
     marker_id, facing, visible, mismatch, margin = got
@@ -471,10 +476,9 @@ def _print_like(hidden: np.ndarray) -> np.ndarray:
     both = (hidden != 0).all(axis=0)
     symbol = np.where(both, (hidden[0] < 0) * 2 + (hidden[1] < 0), -1)
     keep = both.copy()
-    for start in range(ringcode.CELLS):
-        run = symbol[(start + np.arange(ringcode.MAX_RUN + 1)) % ringcode.CELLS]
-        if run[0] >= 0 and (run == run[0]).all():
-            keep[(start + np.arange(ringcode.MAX_RUN + 1)) % ringcode.CELLS] = False
+    runs = RUNS_ROUND[symbol[RUNS_ROUND][:, 0] >= 0]
+    runs = runs[(symbol[runs] == symbol[runs[:, :1]]).all(axis=1)]  # too long a run of one symbol
+    keep[runs.ravel()] = False
     return hidden * keep
 
 
