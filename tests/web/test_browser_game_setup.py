@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from contextlib import contextmanager
 
 import pytest
 
@@ -28,9 +29,12 @@ def table(tmp_path):
     controller.close()
 
 
+@contextmanager
 def open_setup(engine, server, size):
-    page = engine.open(server.url + "/#setup/game", size)
-    return page
+    """The set-up page on a phone that holds the table's PIN (as a player's phone does once typed)."""
+    with engine.open(server.url + "/#setup/game", size) as page:
+        page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
+        yield page
 
 
 @pytest.mark.parametrize("engine", ["chromium"], indirect=True)
@@ -38,7 +42,6 @@ def open_setup(engine, server, size):
 def test_a_new_game_a_unit_an_army_and_terrain_of_each_system_on_the_phone(engine, table, system):
     controller, server = table
     with open_setup(engine, server, PHONE) as page:
-        page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
         start_game(page, system)
         page.wait("() => location.hash === '#setup/army'")
         page.wait(f"() => !!document.querySelector('#unit-form[data-system={system}] [data-field={MOVE[system]}]')")
@@ -98,7 +101,6 @@ def test_a_new_game_a_unit_an_army_and_terrain_of_each_system_on_the_phone(engin
 def test_the_game_and_army_forms_fit_a_narrow_phone(engine, table, size):
     controller, server = table
     with open_setup(engine, server, size) as page:
-        page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
         start_game(page, "age_of_tyrants")
         page.wait("() => !!document.querySelector('#unit-form[data-system=age_of_tyrants] [data-field=move]')")
         add_unit(page, "move")
@@ -114,7 +116,6 @@ def test_the_game_and_army_forms_fit_a_narrow_phone(engine, table, size):
 def test_the_army_of_the_player_chosen_is_saved_though_the_table_changed_meanwhile(engine, table):
     controller, server = table
     with open_setup(engine, server, PHONE) as page:
-        page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
         page.goto(server.url + "/#setup/army")
         page.wait("() => !!document.querySelector(\"#army-player option[value='B']\")")
         page.js(SET, ["#army-player", "B"])
@@ -137,7 +138,6 @@ def test_the_army_of_the_player_chosen_is_saved_though_the_table_changed_meanwhi
 def test_the_board_drawn_is_saved_as_a_scenario_for_a_new_game(engine, table):
     controller, server = table
     with open_setup(engine, server, PHONE) as page:
-        page.js("(pin) => localStorage.setItem('smarttable-pin', pin)", PIN)
         page.goto(server.url + "/#setup/terrain")
         page.wait("() => document.querySelectorAll('#traits input').length > 0")
         before = [t["id"] for t in controller.snapshot().scene["terrain"]]
