@@ -16,6 +16,7 @@ import ctypes
 import ctypes.util
 import threading
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -67,6 +68,7 @@ class TagRead:
     corners: np.ndarray
 
 
+@cache
 def _load() -> ctypes.CDLL:
     """The shared library apriltag-python ships, or the system's (Debian's libapriltag3)."""
     try:
@@ -91,31 +93,25 @@ def _load() -> ctypes.CDLL:
     return lib
 
 
-_LIB: ctypes.CDLL | None = None
-
-
 class Detector:
     """One family's detector: full resolution, no blur, edges refined, one thread, and segmentation
     only where a tile's neighbourhood spans `min_contrast` grey levels. Calls are serialised (the
     library's detector is not reentrant)."""
 
     def __init__(self, family: str, max_hamming: int, min_contrast: int):
-        global _LIB
         if family not in FAMILIES:
             raise ConfigError(f"the AprilTag library has no family {family!r}; "
                               f"it knows {', '.join(FAMILIES)}")
-        if _LIB is None:
-            _LIB = _load()
-        self._lib = _LIB
-        self._td = _LIB.apriltag_detector_create()
+        self._lib = _load()
+        self._td = self._lib.apriltag_detector_create()
         td = self._td.contents
         if (td.qtp.min_white_black_diff, td.qtp.min_cluster_pixels, td.qtp.max_nmaxima) != (5, 5, 10):
             raise ConfigError("the AprilTag C library is not the version 3 this table reads: "
                               "`pip install 'apriltag-python>=3.4.5,<4'`")
         td.nthreads, td.quad_decimate, td.quad_sigma, td.refine_edges = 1, 1.0, 0.0, True
         td.qtp.min_white_black_diff = min_contrast
-        self._family = getattr(_LIB, f"{family}_create")()
-        _LIB.apriltag_detector_add_family_bits(self._td, self._family, max_hamming)
+        self._family = getattr(self._lib, f"{family}_create")()
+        self._lib.apriltag_detector_add_family_bits(self._td, self._family, max_hamming)
         self._lock = threading.Lock()
 
     def detect(self, grey: np.ndarray) -> list[TagRead]:
