@@ -35,6 +35,10 @@ BIN = 2  # pixels: the votes' bins
 RAYS = 360
 CODE_SAMPLES = 720  # angles round the code bands
 FIRST_LOOK = 0.35  # share of rays where the ring shows for a full look (true stickers under models: 0.58+)
+# grey levels the ring is darker than the white gap outside it where it shows, for the first look: a blur
+# of sigma 2 px greys a 25 mm sticker's 2.6 px ring from 1.65 m to about 20 below its gap (a bare 25 mm
+# sticker at 2 px: 35 of 40 looked at with 30, all with 20)
+FIRST_LOOK_CONTRAST = 20.0
 SEARCH_MM = 2.0  # how far from its candidate the ring's pattern is looked for
 MIN_EDGES = 60  # ring edges (of 2 x RAYS) needed for a fit
 FIT_TOLERANCE = 0.08  # share of the ring's width: an edge farther off the fitted circle is an outlier
@@ -42,6 +46,12 @@ MIN_VISIBLE = 10.0  # cells' worth of confidence needed to decode
 MAX_MISMATCH = 0.15  # share of the visible cells the best codeword may disagree with
 MIN_MARGIN = 4.0  # the runner-up codeword disagrees with this many more cells
 SURE = 0.25  # a band's level (black 0, white 1) this far from half-way grey is a sure read
+# blur leaks each cell's level into its neighbours' round the ring (at 2 px a lone white cell between black
+# ones on a 25 mm sticker reads nearly half-way). When the cells as read do not decide, they are read again
+# with each cell's level pushed away from its two neighbours' by this share of the difference: a crisp read
+# only grows surer, but a cell half under a model's edge can grow surely wrong, so not first (cavalry on
+# 60x35 ovals lost 2 of 60 when every read was sharpened)
+SHARPEN = 0.5
 # how much of each band's outer side the cells are not read from: the outer band ends at the sticker's
 # edge, where a blur darkens its white cells with the base's rim (blur sigma 1.6 px on a 25 mm sticker
 # from 1.65 m: bare stickers 95% -> 100% read, under models 30% -> 45%)
@@ -221,7 +231,7 @@ def looks_like_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre:
     rho = sticker.radius_mm
     angles = np.linspace(0, 2 * math.pi, 64, endpoint=False)
     v = _sample(grey, view, centre, np.array([(RING[0] + RING[1]) / 2, (RING[1] + GAP) / 2]) * rho, angles)
-    return float(np.mean(v[1] - v[0] > 30)) >= FIRST_LOOK
+    return float(np.mean(v[1] - v[0] > FIRST_LOOK_CONTRAST)) >= FIRST_LOOK
 
 
 def match_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> np.ndarray:
@@ -348,8 +358,8 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
 def _read_cells(bands: list[np.ndarray], angles: np.ndarray, seen: list[np.ndarray], hidden_too: bool
                 ) -> tuple[int, float, float, float, float] | None:
     """(id, facing in radians, visible weight, mismatch, margin) of the cells where `seen` (per band)
-    shows them, and with `hidden_too` the hidden cells that read as crisp print when those do not
-    decide; None when nothing decides."""
+    shows them; when those do not decide, sharpened against their neighbours (SHARPEN), then with
+    `hidden_too` the hidden cells that read as crisp print; None when nothing decides."""
     delta = 2 * math.pi / ringcode.CELLS
     weight_at = (seen[0] + seen[1]) / 2
     phase = 0.0
@@ -359,7 +369,8 @@ def _read_cells(bands: list[np.ndarray], angles: np.ndarray, seen: list[np.ndarr
         z = np.sum(change * weight_at * np.exp(1j * ringcode.CELLS * angles))
         phase = (math.atan2(z.imag, z.real) / ringcode.CELLS) % delta
         soft, with_hidden, weight_at = _cells(bands, angles, phase, delta, seen)
-    got = _decide(soft) or (_decide(with_hidden) if hidden_too else None)
+    got = (_decide(soft) or _decide(_cells(bands, angles, phase, delta, seen, SHARPEN)[0])
+           or (_decide(with_hidden) if hidden_too else None))
     if got is None:
         return None
     marker_id, turn, visible, mismatch, margin = got
@@ -435,15 +446,15 @@ def _across(major: list[tuple[int, int]], start: int, n: int, ratio: float) -> n
     return inside
 
 
-def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: float, seen: list[np.ndarray]
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: float, seen: list[np.ndarray],
+           sharpen: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(soft reads (2, 31), each cell's weight, the weight at each sample) of the 31 cells from the
     phase: each band's cell is its middle half's mean level, rescaled so that the visible cells' own
-    black and white are 0 and 1 (`_two_levels`); its soft read is how far that level is from the
-    half-way grey (sure at SURE from it), and only as much as the band is even across the cell and
-    shows (`seen`: per band, 1 where it shows at each sample). A band greyed by blur (a lone white cell
-    between black ones) is a doubtful read, one under the model nothing: erasures the code decodes
-    through, not errors."""
+    black and white are 0 and 1 (`_two_levels`); its soft read is how far that level, pushed away from
+    its shown neighbours' by `sharpen` of the difference, is from the half-way grey (sure at SURE from
+    it), and only as much as the band is even across the cell and shows (`seen`: per band, 1 where it
+    shows at each sample). A band greyed by blur (a lone white cell between black ones) is a doubtful
+    read, one under the model nothing: erasures the code decodes through, not errors."""
     n = ringcode.CELLS
     position = (angles - phase) / delta
     cell = np.floor(position).astype(int) % n
@@ -459,12 +470,14 @@ def _cells(bands: list[np.ndarray], angles: np.ndarray, phase: float, delta: flo
     beside = [np.bincount(cell, s, minlength=n) / np.maximum(np.bincount(cell, minlength=n), 1) for s in seen]
     black, white = _two_levels(np.concatenate([lv[b > 0.5] for lv, b in zip(levels, beside, strict=True)]))
     soft, hidden = np.zeros((2, n)), np.zeros((2, n))
-    for k, (level, spread) in enumerate(zip(levels, spreads, strict=True)):
-        level = (level - black) / (white - black)
+    shown = np.clip((np.array(beside) - 0.3) / 0.5, 0, 1)
+    x = (np.array(levels) - black) / (white - black) - 0.5
+    sharp = 0.5 + x + sharpen * sum(np.roll(shown, turn, axis=1) * (x - np.roll(x, turn, axis=1))
+                                    for turn in (1, -1))
+    for k, spread in enumerate(spreads):
         even = np.clip((0.45 - spread / (white - black)) / 0.25, 0, 1)
-        shown = np.clip((beside[k] - 0.3) / 0.5, 0, 1)
-        soft[k] = np.clip((level - 0.5) / SURE, -1, 1) * even * shown
-        hidden[k] = np.sign(level - 0.5) * (np.abs(level - 0.5) >= CRISP) * (even == 1) * (shown == 0)
+        soft[k] = np.clip((sharp[k] - 0.5) / SURE, -1, 1) * even * shown[k]
+        hidden[k] = np.sign(x[k]) * (np.abs(x[k]) >= CRISP) * (even == 1) * (shown[k] == 0)
     weights = np.abs(soft).mean(axis=0)
     return soft, soft + _print_like(hidden), weights[cell]
 
@@ -486,7 +499,8 @@ def _two_levels(levels: np.ndarray) -> tuple[float, float]:
     """The black and white of the visible cells (0 and 1 as the ring and the code's brightest cells
     gave them): the means of the two groups a split at the widest gap between classes makes (Otsu's),
     so a blur that greys the thin ring, or lone cells between others, does not decide; (0, 1) when the
-    cells do not show two clear levels."""
+    cells do not show two clear levels. The thin ring greys first: at 2 px of blur on a 25 mm sticker the
+    code's black reads about -0.6 of the ring's contrast below it."""
     v = np.sort(levels)
     if len(v) < 6:
         return 0.0, 1.0
@@ -496,7 +510,7 @@ def _two_levels(levels: np.ndarray) -> tuple[float, float]:
     split = int(np.argmax(k * (len(v) - k) * (high - low) ** 2))
     black, white = float(low[split]), float(high[split])
     both = min(k[split], len(v) - k[split]) >= 2
-    if not (both and white - black > 0.5 and -0.5 < black < 0.5 < white < 1.5):
+    if not (both and white - black > 0.5 and -1.0 < black < 0.5 < white < 1.5):
         return 0.0, 1.0
     return black, white
 
@@ -508,9 +522,20 @@ def read_stickers(grey: np.ndarray, calibration: Calibration, stickers: Sequence
     surest where two reads overlap); with `assigned` (id -> base mm) only ids read at their size."""
     view = BoardView(calibration, height_in)
     every: Sequence[tuple[int, int, int, int] | None] = boxes if boxes is not None else [None]
-    found = [read_candidate(grey, view, c, assigned)
-             for box in every for c in candidates_in(grey, view, stickers, box)]
-    return distinct([r for r in found if r is not None])
+    found: list[StickerRead] = []
+    for box in every:
+        for candidate in candidates_in(grey, view, stickers, box):
+            if not on_a_read(view, candidate, found):
+                got = read_candidate(grey, view, candidate, assigned)
+                found += [got] if got is not None else []
+    return distinct(found)
+
+
+def on_a_read(view: BoardView, candidate: Candidate, reads: Sequence[StickerRead]) -> bool:
+    """Whether the candidate lies on the base of a sticker already read: no other base's centre can (a base
+    in contact is a radius farther), so it is that model's own round edges, or the same ring again."""
+    centre = view.to_board(np.array([candidate.pixel]))[0]
+    return any(math.dist(centre, (r.x, r.y)) * MM_PER_INCH < r.base_mm / 2 for r in reads)
 
 
 def candidates_in(grey: np.ndarray, view: BoardView, stickers: Sequence[Sticker],

@@ -7,8 +7,9 @@ the piece; later if the deadline passed during that search) and queued, then rea
 deadline allows; the rest wait for the next frame, which reads them before anything new. Those where a
 sticker was last seen come first (`expect`; the pipeline reads them right after their piece, the others
 once its pieces are searched): a model still there is confirmed within a few reads; the others are most
-often a miniature's own round edges. A marker whose last place has an unread candidate near it (or lies in
-a piece whose candidates are still to be found) has not been looked at yet (`waiting_near`).
+often a miniature's own round edges, and are not read when they lie on the base of a sticker read this
+frame. A marker whose last place has an unread candidate near it (or lies in a piece whose candidates are
+still to be found) has not been looked at yet (`waiting_near`).
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ class StickerSearch:
                 self._queue(grey, self._pieces.popleft())
                 continue
             candidate = (self._first or self._todo).popleft()
+            if sticker_read.on_a_read(self.view, candidate, self._reads):
+                continue
             got = sticker_read.read_candidate(grey, self.view, candidate, self.setup.stickers)
             self.candidates_read += 1
             if got is not None:
