@@ -28,9 +28,10 @@ from vision.sticker_read import MIN_MARGIN
 
 MAX_HIDDEN = ringcode.DISTANCE - int(MIN_MARGIN)  # cells
 ARM_CELLS = 2  # an arm or weapon over the ring (the renderer's models: one or two, 1-2 cells each)
-# the code bands' width in pixels: read reliably from BAND_PX (the bench: 25 mm bases at 2.35 px a mm,
-# 3.6 px; 2.7 px loses 1 model in 11, 2.1 px 2 in 11), marginal from BAND_MARGINAL_PX
-BAND_PX = 3.0
+# the code bands' width in pixels: read reliably from BAND_PX, marginal from BAND_MARGINAL_PX (the outside
+# render, 25 mm bases under 30 mm models, blur 0.75 px, the camera raised: 3.6 px (1.65 m) and 2.5 px
+# (2.4 m) 120 of 120, 2.3 px 118 of 120, 2.1 px 75 of 80, 1.8 px 73 of 80)
+BAND_PX = 2.5
 BAND_MARGINAL_PX = 2.0
 ANGLES = 1024
 RADII = (RING[1], (BANDS[0][0] + BANDS[0][1]) / 2, (BANDS[1][0] + BANDS[1][1]) / 2)

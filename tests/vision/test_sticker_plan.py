@@ -81,7 +81,7 @@ def test_plan_camera_adds_the_sticker_to_the_cameras_plan(capsys):
     assert main([*args, "--base-mm", "25", "--resolution", "2028x1520"]) == 0
     low = json.loads(capsys.readouterr().out)
     assert low["sticker_reading"] == "unreliable" and low["sticker_band_px"] < 2.0
-    assert "bands are 1.8 px wide" in low["sticker_advice"][0] and "lower the camera to 996 mm" in low["sticker_advice"][0]
+    assert "bands are 1.8 px wide" in low["sticker_advice"][0] and "lower the camera to 1195 mm" in low["sticker_advice"][0]
 
 
 @pytest.mark.parametrize("extra, message", [
