@@ -12,6 +12,8 @@ from whatever part of the sticker the model standing on it leaves visible.
    each band of each cell is read softly, from sure black to sure white (a cell under the model is
    neither, or not evenly; one greyed by blur is a doubtful read), and the code decodes the soft reads
    (doubtful ones as near-erasures) with a margin over any other id or turn, or the candidate is refused.
+   What does not decide is read again: sharpened against the neighbouring cells (blur), and with the
+   light round the sticker evened out (a miniature's shadow).
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ FIRST_LOOK = 0.35  # share of rays where the ring shows for a full look (true st
 # of sigma 2 px greys a 25 mm sticker's 2.6 px ring from 1.65 m to about 20 below its gap (a bare 25 mm
 # sticker at 2 px: 35 of 40 looked at with 30, all with 20)
 FIRST_LOOK_CONTRAST = 20.0
+# the light round a sticker counts as even when nowhere below this share of its median (else the code is
+# read again with the light evened out, when it does not decide as it is)
+EVEN_LIGHT = 0.85
 SEARCH_MM = 2.0  # how far from its candidate the ring's pattern is looked for
 MIN_EDGES = 60  # ring edges (of 2 x RAYS) needed for a fit
 FIT_TOLERANCE = 0.08  # share of the ring's width: an edge farther off the fitted circle is an outlier
@@ -325,7 +330,9 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
     """(id, heading, visible weight, mismatch, margin) of the code round a fitted ring, or None. Where
     the ring is hidden the code beside it is taken as hidden too (a model leaning out across the
     sticker, an arm); when that does not decide, only over a narrower arc farther out (`beyond_strips`:
-    more cells, nearer the model's blurred edge), then with the hidden cells that read as crisp print."""
+    more cells, nearer the model's blurred edge), then with the hidden cells that read as crisp print.
+    When none of that decides and the light round the sticker is uneven (a miniature's shadow), all of
+    it again with the light evened out (`_light`)."""
     rho = sticker.radius_mm
     centre = ring.centre
     angles = np.linspace(0, 2 * math.pi, CODE_SAMPLES, endpoint=False)
@@ -335,8 +342,26 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
         radii = np.linspace(lo + 0.2 * (hi - lo), hi - outer * (hi - lo), 3) * rho
         raw.append(_sample(grey, view, centre, radii, angles))
         inner.append(radii[0] / (RING[1] * rho))  # each band's inner edge, in the ring's outer radii
-    # black: the ring where it shows; white: the code's white cells there (the thin gap is greyed by blur)
     dark = _sample(grey, view, centre, np.array([(RING[0] + RING[1]) / 2]) * rho, angles)[0]
+    got = _read_bands(raw, dark, ring_seen, inner, angles)
+    if got is None:  # a miniature's shadow across the sticker: read again with the light evened out
+        gap = _sample(grey, view, centre, np.array([(RING[1] + GAP) / 2]) * rho, angles)[0]
+        light = _light(gap, ring_seen)
+        if light is not None:
+            got = _read_bands([b / light for b in raw], dark / light, ring_seen, inner, angles)
+    if got is None:
+        return None
+    marker_id, facing, visible, mismatch, margin = got
+    heading = math.degrees(math.atan2(math.sin(facing), math.cos(facing)))
+    return marker_id, heading, visible, mismatch, margin
+
+
+def _read_bands(raw: list[np.ndarray], dark: np.ndarray, ring_seen: np.ndarray, inner: list[float],
+                angles: np.ndarray) -> tuple[int, float, float, float, float] | None:
+    """(id, facing in radians, visible weight, mismatch, margin) of the code bands' samples `raw` (grey
+    levels, per band (radii, angles)), `dark` the ring's; where the ring shows, its cells first, then
+    beyond the ring's shadow (`beyond_strips`, each band's inner edge `inner` ring radii out)."""
+    # black: the ring where it shows; white: the code's white cells there (the thin gap is greyed by blur)
     shown = ring_seen if ring_seen.sum() >= 8 else np.ones(CODE_SAMPLES, bool)
     black = float(np.percentile(dark[shown], 25))
     white = float(np.percentile(np.concatenate([b[:, shown].ravel() for b in raw]), 85))
@@ -348,11 +373,25 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
     if got is None and not ring_seen.all():  # a ring seen whole hides no cells: nothing more to try
         beyond = [beyond_strips(ring_seen, ratio).astype(np.float64) for ratio in inner]
         got = _read_cells(bands, angles, beyond, True)
-    if got is None:
+    return got
+
+
+def _light(gap: np.ndarray, seen: np.ndarray) -> np.ndarray | None:
+    """The light round the sticker, 1 at its median, from the white gap outside the ring where the ring
+    shows (the brightest within a cell either way, so a greyed gap beside a black cell does not count;
+    across the hidden arcs, from their ends); None when it is even (within EVEN_LIGHT) or not seen."""
+    n = len(gap)
+    if seen.sum() < n // 4:
         return None
-    marker_id, facing, visible, mismatch, margin = got
-    heading = math.degrees(math.atan2(math.sin(facing), math.cos(facing)))
-    return marker_id, heading, visible, mismatch, margin
+    k = n // ringcode.CELLS
+    wrapped = np.concatenate([gap[-k:], gap, gap[:k]])
+    peak = np.lib.stride_tricks.sliding_window_view(wrapped, 2 * k + 1).max(axis=1)
+    where = np.flatnonzero(seen)
+    filled = np.interp(np.arange(n), where, peak[where], period=n)
+    smooth = np.convolve(np.concatenate([filled[-k:], filled, filled[:k]]), np.ones(2 * k + 1) / (2 * k + 1),
+                         mode="valid")
+    light = smooth / float(np.median(smooth[seen]))
+    return None if light[seen].min() > EVEN_LIGHT or light.min() <= 0 else light
 
 
 def _read_cells(bands: list[np.ndarray], angles: np.ndarray, seen: list[np.ndarray], hidden_too: bool

@@ -88,6 +88,8 @@ def main() -> None:
     parser.add_argument("--blur", type=float, default=0.75, help="lens softness, sigma in px (0.75)")
     parser.add_argument("--noise", type=float, default=2.5, help="sensor noise, sigma in grey levels (2.5)")
     parser.add_argument("--jpeg", type=int, default=90, help="JPEG quality (90)")
+    parser.add_argument("--shadow", type=float, default=0.0,
+                        help="how much the miniatures' cast shadows darken their bases (0, none)")
     parser.add_argument("--bases", help="only these bases (comma separated: 25, 28.5, 32, 40, 50, 60x35, "
                         "75x42, 40x20; default all)")
     parser.add_argument("--height-mm", type=float, default=HEIGHT_MM, help="the camera's height (1650)")
@@ -100,7 +102,7 @@ def main() -> None:
     cases = [c for c in CASES if (c[0] in only if only else not args.quick or c is CASES[0])]
     print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {args.height_mm:g} mm, tilt {tilt}, {BOARD[0]:g}x"
           f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "
-          f"noise {args.noise:g}, JPEG {args.jpeg}")
+          f"noise {args.noise:g}, JPEG {args.jpeg}, shadow {args.shadow:g}")
     results: dict[str, list[Row]] = {}
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -119,7 +121,7 @@ def main() -> None:
                     models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed, body_mm,
                                         length_mm, stand)
                     renderer = Renderer(camera, BOARD, seed, blur_sigma=args.blur, noise_sigma=args.noise,
-                                        jpeg_quality=args.jpeg)
+                                        jpeg_quality=args.jpeg, shadow=args.shadow)
                     got, wrong, _ = check(folder, renderer, tiles, markers_toml, models)
                     rows += got
                     false += len(wrong)

@@ -335,6 +335,7 @@ class Renderer:
     blur_sigma: float = 0.75  # the lens's softness, pixels
     noise_sigma: float = 2.5  # the sensor's, grey levels
     jpeg_quality: int = 90
+    shadow: float = 0.0  # how much the miniature's shadow (cast away from LIGHT) darkens its base's top
 
     def render(self, corners: dict[int, tuple[float, float]], models: list[Model], tiles: dict[int, Tile]) -> bytes:
         """A JPEG of the board with the corner tiles (ids -> centre, printed upright) and the models."""
@@ -418,11 +419,27 @@ class Renderer:
                 self._fill(colour, cover, box, face.points, _shade(face, self.camera))
         self._fill(colour, cover, box, top.points, _shade(top, self.camera))
         self._paste_tile(colour, cover, box, tile, m.x, m.y, m.heading, -m.base_top_mm)
+        if self.shadow and faces:
+            self._cast_shadow(colour, box, faces, -m.base_top_mm)
         seen = [f for f in faces if f.normal @ (eye - f.points.mean(axis=0)) > 0]
         depth = [float(self.camera.depth(f.points.mean(axis=0)[None, :])[0]) for f in seen]
         for k in np.argsort(depth)[::-1]:  # far first
             self._fill(colour, cover, box, seen[k].points, _shade(seen[k], self.camera))
         frame.composite(box, colour, cover, self.ss)
+
+    def _cast_shadow(self, colour: np.ndarray, box: tuple[int, int, int, int], faces: list[Face], z: float
+                     ) -> None:
+        """Darken the patch where the faces' shadow falls on the plane at `z` (a penumbra about 1 mm)."""
+        mask = np.zeros(colour.shape[:2], np.float32)
+        for face in faces:
+            on_plane = face.points - np.outer((face.points[:, 2] - z) / LIGHT[2], LIGHT)
+            px = self._patch_map(box) @ np.column_stack([self.camera.project(on_plane),
+                                                         np.ones(len(on_plane))]).T
+            cv2.fillPoly(mask, [np.round(px[:2].T * 16).astype(np.int32)], 1.0, cv2.LINE_8, shift=4)
+        mm = self.ss * float(np.linalg.norm(np.diff(self.camera.project(np.array([[0.0, 0.0, z], [1.0, 0.0, z]])),
+                                                    axis=0)))  # patch pixels a millimetre
+        mask = cv2.GaussianBlur(mask, (0, 0), mm * 0.5)
+        colour *= 1 - self.shadow * mask[..., None]
 
     def _finish(self, image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The table's light (brighter in the middle, a slope across), lens softness and sensor noise."""
