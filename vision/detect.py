@@ -47,6 +47,10 @@ class Detection:
     corners: np.ndarray  # (4, 2) float32, the marker's own order
     centre: tuple[float, float]
     base_mm: float = 0.0  # a ring sticker for a base of this size; 0: a printed square marker
+    # a ring sticker's square of known side for the lens fit: the image of four points 90 degrees apart on
+    # its locator ring's outer edge, as the frame shows them (its `corners` come through the calibration)
+    lens_square: np.ndarray | None = None
+    lens_side_mm: float = 0.0
 
     @property
     def side_px(self) -> float:

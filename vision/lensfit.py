@@ -134,14 +134,14 @@ def _pose_guess(px: np.ndarray, board: np.ndarray, K: np.ndarray) -> tuple[np.nd
     return rvec.reshape(3), tvec.reshape(3)
 
 
-def _marker_guesses(pixels: np.ndarray, H: np.ndarray, half: float) -> tuple[np.ndarray, np.ndarray]:
-    """(x, y, turn) of each model marker through the homography, and its template (mirrored to the
-    corners' order as seen on the board)."""
+def _marker_guesses(pixels: np.ndarray, H: np.ndarray, halves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y, turn) of each model marker through the homography, and its template (half its side
+    `halves`, mirrored to the corners' order as seen on the board)."""
     if not len(pixels):
         return np.zeros((0, 3)), np.zeros((0, 4, 2))
     board = cv2.perspectiveTransform(pixels.reshape(-1, 1, 2), H).reshape(-1, 4, 2)
     guesses, templates = [], []
-    for quad in board:
+    for quad, half in zip(board, halves, strict=True):
         c = quad.mean(axis=0)
         z = (quad[:, 0] - c[0]) + 1j * (quad[:, 1] - c[1])
         (ax, ay), (bx, by) = quad[1] - quad[0], quad[3] - quad[0]
@@ -264,12 +264,12 @@ class _Problem:
 
 
 def fit_lens(known_px: np.ndarray, known_board: np.ndarray, model_px: Sequence[np.ndarray],
-             heights_in: Sequence[float], side_in: float, image_size: tuple[int, int],
+             heights_in: Sequence[float], side_in: float | Sequence[float], image_size: tuple[int, int],
              focal_px: float, focal_sd: float = PRIOR_LOG_FOCAL_SD) -> LensFit | None:
     """The lens from one frame: calibration-marker corners (pixels, known board inches), model markers'
     corners (pixels, (4, 2) each, the marker's order) at their heights, with `side_in` their printed
-    side; `focal_px` is the focal length's guess, good to `focal_sd` (1 sd of its log). None when the fit
-    fails (too few points, no pose)."""
+    side (one for all, or each its own); `focal_px` is the focal length's guess, good to `focal_sd` (1 sd
+    of its log). None when the fit fails (too few points, no pose)."""
     known_px = np.asarray(known_px, np.float64).reshape(-1, 2)
     known_board = np.asarray(known_board, np.float64).reshape(-1, 2)
     if len(known_px) < 8:
@@ -284,9 +284,10 @@ def fit_lens(known_px: np.ndarray, known_board: np.ndarray, model_px: Sequence[n
         return None
     pixels = np.asarray(model_px, np.float64).reshape(-1, 4, 2)
     heights = np.asarray(heights_in, np.float64).reshape(-1)
+    halves = np.broadcast_to(np.asarray(side_in, np.float64), (len(pixels),)) / 2
     keep = np.ones(len(pixels), bool)
     for _ in range(3):  # fit, drop markers whose corners do not fit (a misread, a bent sticker), again
-        guesses, templates = _marker_guesses(pixels[keep], H, side_in / 2)
+        guesses, templates = _marker_guesses(pixels[keep], H, halves[keep])
         problem = _Problem(known_px, known_board, pixels[keep], heights[keep], templates, prior, prior_sd)
         solved = _solve(problem, problem.start(pose[0], pose[1], guesses))
         if solved is None:

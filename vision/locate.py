@@ -326,12 +326,15 @@ def estimate_lens(detections: Sequence[Detection], setup: VisionSetup, calibrati
     side = setup.model_size_mm / MM_PER_INCH
     w, h = setup.board
     placed = calibration.markers_on_board(models, heights)
-    fitting = [(d, hgt) for d, hgt, (x, y, _, s) in zip(models, heights, placed, strict=True)
+    fitting = [(d.corners, hgt, side) for d, hgt, (x, y, _, s) in zip(models, heights, placed, strict=True)
                if abs(s / side - 1) <= SIZE_TOLERANCE and 0 <= x <= w and 0 <= y <= h]
+    # ring stickers: the square on each one's locator ring that its edge shows (sticker_read.lens_square)
+    fitting += [(d.lens_square, setup.height_in(d.id), d.lens_side_mm / MM_PER_INCH) for d in detections
+                if d.base_mm and d.lens_square is not None and d.id not in setup.calibration_points]
     fit = None
     if points is not None and len(fitting) >= MIN_LENS_MARKERS:
-        fit = fit_lens(points[1], points[3], [d.corners for d, _ in fitting], [hgt for _, hgt in fitting],
-                       side, size, focal_px, focal_sd)
+        squares, square_heights, sides = zip(*fitting, strict=True)
+        fit = fit_lens(points[1], points[3], squares, square_heights, sides, size, focal_px, focal_sd)
     return fit or prior_lens(size, focal_px, focal_sd)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -44,6 +44,13 @@ FIRST_LOOK_CONTRAST = 20.0
 # the light round a sticker counts as even when nowhere below this share of its median (else the code is
 # read again with the light evened out, when it does not decide as it is)
 EVEN_LIGHT = 0.85
+MIN_LENS_ARC = 0.3  # share of the ring's rays its outer edge shows on for the sticker to serve the lens fit
+# the lens fit takes the ring's outer edge this many rays clear of where the ring is hidden: a model's
+# blurred silhouette beside the edge moves it, and models lean outward by parallax, so it bent the ellipses
+# as a lens's barrel would (25 mm under 30 mm models at 1.6 px blur, a perfect lens: k1 -0.06 and 27 of 40
+# within 0.05"; 25 rays clear: k1 -0.004, 40 of 40)
+LENS_CLEAR_RAYS = 25
+LENS_RING_PX = 0.3  # a point of the ring's edge this far off the ellipse its points fit is another edge's
 SEARCH_MM = 2.0  # how far from its candidate the ring's pattern is looked for
 MIN_EDGES = 60  # ring edges (of 2 x RAYS) needed for a fit
 FIT_TOLERANCE = 0.08  # share of the ring's width: an edge farther off the fitted circle is an outlier
@@ -81,6 +88,7 @@ class StickerRead:
     mismatch: float
     margin: float
     height_in: float
+    outer_px: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)), compare=False, repr=False)
 
 
 class BoardView:
@@ -229,6 +237,7 @@ class RingFit:
     contrast: float
     edges: int
     seen: np.ndarray
+    outer_px: np.ndarray  # (N, 2) image pixels of the ring's outer edge, wherever it was found
 
 
 def looks_like_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> bool:
@@ -315,14 +324,37 @@ def fit_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.nda
         spread = np.linalg.eigvalsh(rows[keep].T @ rows[keep] / keep.sum())
         if spread[0] < 0.08:  # edges only on one side: the centre is not pinned across
             return None
-        centre = centre + sol / MM_PER_INCH
+        sampled_at, centre = centre, centre + sol / MM_PER_INCH
         if np.hypot(*sol) < 0.02:
             break
     seen = np.zeros(RAYS, bool)
     n1 = int(ok1.sum())
-    seen[np.nonzero(ok1)[0][keep[:n1]]] = True
-    seen[np.nonzero(ok2)[0][keep[n1:]]] = True
-    return RingFit(centre, contrast, int(keep.sum()), seen)
+    inner, outer = np.nonzero(ok1)[0][keep[:n1]], np.nonzero(ok2)[0][keep[n1:]]
+    seen[inner] = seen[outer] = True
+    clear = ok2 & ~_near(~seen, LENS_CLEAR_RAYS)
+    return RingFit(centre, contrast, int(keep.sum()), seen,
+                   _outer_edge(prof, radii, r2, width, clear, sampled_at, angles, view))
+
+
+def _near(rays: np.ndarray, reach: int) -> np.ndarray:
+    """Round the ring: the rays within `reach` rays of one of `rays` (a boolean per ray)."""
+    wrapped = np.concatenate([rays[len(rays) - reach:], rays, rays[:reach]]).astype(np.float64)
+    return np.convolve(wrapped, np.ones(2 * reach + 1), mode="valid") > 0
+
+
+def _outer_edge(prof: np.ndarray, radii: np.ndarray, r2: float, width: float, found: np.ndarray,
+                centre: np.ndarray, angles: np.ndarray, view: BoardView) -> np.ndarray:
+    """(N, 2) image pixels of the ring's outer edge on the rays `found` of profiles `prof` sampled round
+    `centre` (beside the white gap, where a model's feet do not reach), each ray's half-way grey between
+    the darkest of its ring and the whitest of its gap: a lens bends the ring off its nominal circle,
+    and levels sampled at fixed radii pulled the edge back towards that circle (a 25 mm ring's ellipse
+    0.9292 across for 0.9248, against 0.94)."""
+    dark = prof[(radii > r2 - 1.3 * width) & (radii < r2 + 0.3 * width)].min(axis=0)
+    white = prof[(radii > r2 + 0.2 * width) & (radii < r2 + 0.8 * width)].max(axis=0)
+    edge = _crossings(prof, radii, (r2 - 0.45 * width, r2 + 0.45 * width), (dark + white) / 2)
+    rays = np.flatnonzero(found & np.isfinite(edge))
+    along = np.column_stack([np.cos(angles[rays]), np.sin(angles[rays])])
+    return view.to_image(centre + edge[rays, None] * along / MM_PER_INCH)
 
 
 def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
@@ -606,7 +638,7 @@ def read_one(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.nda
         return None
     marker_id, heading, visible, mismatch, margin = code
     return StickerRead(marker_id, sticker.base_mm, float(fitted[0]), float(fitted[1]), heading, visible,
-                       mismatch, margin, view.height_in)
+                       mismatch, margin, view.height_in, ring.outer_px)
 
 
 def distinct(found: list[StickerRead]) -> list[StickerRead]:
@@ -630,4 +662,30 @@ def detection_of(read: StickerRead, calibration: Calibration) -> Detection:
     view = BoardView(calibration, read.height_in)
     corners = view.to_image(board).astype(np.float32)
     middle = view.to_image(centre[None, :])[0]
-    return Detection(read.id, corners, (float(middle[0]), float(middle[1])), read.base_mm)
+    square = lens_square(read.outer_px)
+    side = RING[1] * Sticker(read.base_mm).radius_mm * math.sqrt(2)
+    return Detection(read.id, corners, (float(middle[0]), float(middle[1])), read.base_mm, square,
+                     0.0 if square is None else side)
+
+
+def lens_square(outer_px: np.ndarray) -> np.ndarray | None:
+    """(4, 2) image pixels of four points 90 degrees apart on the ring's outer edge, a square of side its
+    radius times sqrt(2): the ends of the axes of the ellipse its points fit (a circle seen through a map
+    that is affine across the sticker: the axes' ends are the images of four such points); None when the
+    ring shows on less than MIN_LENS_ARC of its rays."""
+    points = outer_px.astype(np.float32)
+    for _ in range(3):  # fit, drop the points off it (a model's edge), again
+        if len(points) < MIN_LENS_ARC * RAYS:
+            return None
+        (cx, cy), (width, height), angle = cv2.fitEllipseDirect(points)
+        t = math.radians(angle)
+        along = (points - [cx, cy]) @ np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        rho = np.hypot(along[:, 0] / (width / 2), along[:, 1] / (height / 2))  # 1 on the ellipse
+        off = np.abs(rho - 1) * (width + height) / 4
+        fits = off <= max(LENS_RING_PX, 3.0 * float(np.median(off)))
+        if fits.all():
+            break
+        points = points[fits]
+    u = np.array([math.cos(t), math.sin(t)]) * width / 2
+    v = np.array([-math.sin(t), math.cos(t)]) * height / 2
+    return np.array([[cx, cy]]) + np.array([u, v, -u, -v])

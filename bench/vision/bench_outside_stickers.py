@@ -90,6 +90,7 @@ def main() -> None:
     parser.add_argument("--jpeg", type=int, default=90, help="JPEG quality (90)")
     parser.add_argument("--shadow", type=float, default=0.0,
                         help="how much the miniatures' cast shadows darken their bases (0, none)")
+    parser.add_argument("--k1", type=float, default=0.0, help="the lens's radial distortion (0: perfect)")
     parser.add_argument("--bases", help="only these bases (comma separated: 25, 28.5, 32, 40, 50, 60x35, "
                         "75x42, 40x20; default all)")
     parser.add_argument("--height-mm", type=float, default=HEIGHT_MM, help="the camera's height (1650)")
@@ -102,7 +103,7 @@ def main() -> None:
     cases = [c for c in CASES if (c[0] in only if only else not args.quick or c is CASES[0])]
     print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {args.height_mm:g} mm, tilt {tilt}, {BOARD[0]:g}x"
           f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "
-          f"noise {args.noise:g}, JPEG {args.jpeg}, shadow {args.shadow:g}")
+          f"noise {args.noise:g}, JPEG {args.jpeg}, shadow {args.shadow:g}, k1 {args.k1:g}")
     results: dict[str, list[Row]] = {}
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,7 +122,7 @@ def main() -> None:
                     models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed, body_mm,
                                         length_mm, stand)
                     renderer = Renderer(camera, BOARD, seed, blur_sigma=args.blur, noise_sigma=args.noise,
-                                        jpeg_quality=args.jpeg, shadow=args.shadow)
+                                        jpeg_quality=args.jpeg, shadow=args.shadow, k1=args.k1)
                     got, wrong, _ = check(folder, renderer, tiles, markers_toml, models)
                     rows += got
                     false += len(wrong)

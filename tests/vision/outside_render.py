@@ -336,6 +336,7 @@ class Renderer:
     noise_sigma: float = 2.5  # the sensor's, grey levels
     jpeg_quality: int = 90
     shadow: float = 0.0  # how much the miniature's shadow (cast away from LIGHT) darkens its base's top
+    k1: float = 0.0  # the lens's radial distortion: r_d = r (1 + k1 r^2) in focal lengths
 
     def render(self, corners: dict[int, tuple[float, float]], models: list[Model], tiles: dict[int, Tile]) -> bytes:
         """A JPEG of the board with the corner tiles (ids -> centre, printed upright) and the models."""
@@ -441,6 +442,23 @@ class Renderer:
         mask = cv2.GaussianBlur(mask, (0, 0), mm * 0.5)
         colour *= 1 - self.shadow * mask[..., None]
 
+    def _distort(self, image: np.ndarray) -> np.ndarray:
+        """The frame through the lens's distortion: each distorted pixel shows the ideal one at radius r
+        where r (1 + k1 r^2) is its own (Newton's method over a table of radii, interpolated)."""
+        h, w = image.shape[:2]
+        K = self.camera.K
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+        u, v = (xx - K[0, 2]) / K[0, 0], (yy - K[1, 2]) / K[1, 1]
+        rd = np.sqrt(u * u + v * v)
+        table = np.linspace(0.0, float(rd.max()) * 1.001, 20001)
+        r = table.copy()
+        for _ in range(30):
+            r = r - (r * (1 + self.k1 * r * r) - table) / (1 + 3 * self.k1 * r * r)
+        scale = np.interp(rd, table[1:], r[1:] / table[1:])
+        mx = (u * scale * K[0, 0] + K[0, 2]).astype(np.float32)
+        my = (v * scale * K[1, 1] + K[1, 2]).astype(np.float32)
+        return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
     def _finish(self, image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The table's light (brighter in the middle, a slope across), lens softness and sensor noise."""
         h, w = image.shape[:2]
@@ -448,7 +466,10 @@ class Renderer:
         r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w * w / 4)
         slope = float(rng.uniform(-0.08, 0.08))
         light = (1.0 - 0.18 * r2 + slope * (xx / w - 0.5)).astype(np.float32)
-        out = cv2.GaussianBlur(image * light[..., None], (0, 0), self.blur_sigma)
+        image = image * light[..., None]
+        if self.k1:
+            image = self._distort(image)
+        out = cv2.GaussianBlur(image, (0, 0), self.blur_sigma)
         out += rng.normal(0, self.noise_sigma, out.shape).astype(np.float32)
         return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
