@@ -41,7 +41,6 @@ class StickerSearch:
         self._reads: list[sticker_read.StickerRead] = []
         self._seen: list[sticker_read.Candidate] = []  # queued or read since the last `take`
         self._pieces: deque[Box] = deque()  # pieces whose candidates are still to be found
-        self.candidates_read = 0
 
     def recalibrated(self, calibration: Calibration) -> None:
         """The same camera with a refined calibration (the queued candidates are image places)."""
@@ -87,7 +86,6 @@ class StickerSearch:
             if sticker_read.on_a_read(self.view, candidate, self._reads):
                 continue
             got = sticker_read.read_candidate(grey, self.view, candidate, self.setup.stickers)
-            self.candidates_read += 1
             if got is not None:
                 self._reads.append(got)
 
