@@ -20,7 +20,8 @@ median/p95/worst (inches), heading error median/p95/worst (degrees); then per bo
 from the board's centre: centre < 8", middle < 16", edge < 24", corner beyond), and the misses.
 
     .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--bases 25,60x35,40x20]
-        [--height-mm MM] [--tilt X,Y] [--blur PX] [--quick]
+        [--height-mm MM] [--tilt X,Y] [--blur PX] [--noise S] [--jpeg Q] [--shadow S] [--k1 K]
+        [--light WHITE,BLACK] [--quick]
 """
 
 from __future__ import annotations
@@ -91,19 +92,23 @@ def main() -> None:
     parser.add_argument("--shadow", type=float, default=0.0,
                         help="how much the miniatures' cast shadows darken their bases (0, none)")
     parser.add_argument("--k1", type=float, default=0.0, help="the lens's radial distortion (0: perfect)")
+    parser.add_argument("--light", default="235,28", help="the print's white and black grey levels under the "
+                        "table's light in the middle (235,28; 150,40: a dim room)")
     parser.add_argument("--bases", help="only these bases (comma separated: 25, 28.5, 32, 40, 50, 60x35, "
                         "75x42, 40x20; default all)")
     parser.add_argument("--height-mm", type=float, default=HEIGHT_MM, help="the camera's height (1650)")
     parser.add_argument("--quick", action="store_true", help="25 mm bases only, one render unless --renders")
     args = parser.parse_args()
     tilt = tuple(float(v) for v in args.tilt.split(","))
+    paper, ink = (float(v) for v in args.light.split(","))
     camera = Camera.hq_6mm(SIZE, BOARD, args.height_mm, (tilt[0], tilt[1]))
     renders = args.renders or (1 if args.quick else 3)
     only = set(args.bases.split(",")) if args.bases else None
     cases = [c for c in CASES if (c[0] in only if only else not args.quick or c is CASES[0])]
     print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {args.height_mm:g} mm, tilt {tilt}, {BOARD[0]:g}x"
           f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "
-          f"noise {args.noise:g}, JPEG {args.jpeg}, shadow {args.shadow:g}, k1 {args.k1:g}")
+          f"noise {args.noise:g}, JPEG {args.jpeg}, shadow {args.shadow:g}, k1 {args.k1:g}, "
+          f"light {paper:g}/{ink:g}")
     results: dict[str, list[Row]] = {}
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -122,7 +127,8 @@ def main() -> None:
                     models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed, body_mm,
                                         length_mm, stand)
                     renderer = Renderer(camera, BOARD, seed, blur_sigma=args.blur, noise_sigma=args.noise,
-                                        jpeg_quality=args.jpeg, shadow=args.shadow, k1=args.k1)
+                                        jpeg_quality=args.jpeg, shadow=args.shadow, k1=args.k1, paper=paper,
+                                        ink=ink)
                     got, wrong, _ = check(folder, renderer, tiles, markers_toml, models)
                     rows += got
                     false += len(wrong)
