@@ -1,6 +1,7 @@
 """The live table's lens, refined as models move: every place a model marker has stood at is one more
 square of known size for the fit (vision/lensfit.py), and over a game the models' places sample the whole
-frame.
+frame. A ring sticker's square is the one its locator ring's outer edge shows (vision/sticker_read.py
+`lens_square`); a sighting whose edge showed too little of the ring to give one does not count.
 
 A place counts once its marker has been seen there for STILL_FRAMES frames; its corners are the mean over the
 frames it stood there (the calibration markers' likewise). The fit runs again whenever REFIT_PLACES new places
@@ -31,13 +32,27 @@ SAME_PLACE_SIDES = 0.25  # a marker within this many of its sides of its place's
 MOVED_CORNER_MARKERS = 2  # this many calibration markers off their places: the camera moved, start over
 
 
+def _square(d: Detection) -> np.ndarray | None:
+    """The square of known side a detection gives the fit: a printed marker's corners, a ring sticker's
+    `lens_square` (None when its ring's edge showed too little)."""
+    if not d.base_mm:
+        return d.corners.astype(np.float64)
+    return None if d.lens_square is None else np.asarray(d.lens_square, np.float64)
+
+
 @dataclass
 class _Place:
-    """A marker's place: the sum of its corners over the frames it was seen there."""
+    """A marker's place: the sum of its square's corners over the frames it was seen there."""
 
     marker_id: int
     total: np.ndarray  # (4, 2)
     count: int = 1
+    base_mm: float = 0.0  # a ring sticker's
+    side_mm: float = 0.0  # its square's side
+
+    @classmethod
+    def of(cls, d: Detection, square: np.ndarray) -> _Place:
+        return cls(d.id, square.copy(), 1, d.base_mm, d.lens_side_mm)
 
     @property
     def corners(self) -> np.ndarray:
@@ -45,10 +60,14 @@ class _Place:
 
     def detection(self) -> Detection:
         corners = self.corners.astype(np.float32)
-        return Detection(self.marker_id, corners, (float(corners[:, 0].mean()), float(corners[:, 1].mean())))
+        centre = (float(corners[:, 0].mean()), float(corners[:, 1].mean()))
+        if self.base_mm:
+            return Detection(self.marker_id, corners, centre, self.base_mm, corners, self.side_mm)
+        return Detection(self.marker_id, corners, centre)
 
-    def holds(self, d: Detection) -> bool:
-        return math.dist(self.detection().centre, d.centre) < SAME_PLACE_SIDES * d.side_px
+    def holds(self, square: np.ndarray) -> bool:
+        side = float(np.mean(np.linalg.norm(square - np.roll(square, -1, axis=0), axis=1)))
+        return math.dist(self.detection().centre, square.mean(axis=0)) < SAME_PLACE_SIDES * side
 
 
 class LensLearner:
@@ -66,30 +85,32 @@ class LensLearner:
         self.floor = 0  # model places a refit needs: those of the one-frame fit it would replace
 
     def observe(self, calibration_markers: Sequence[Detection], models: Sequence[Detection]) -> None:
-        """One frame's calibration markers and its located (plain, square) model markers."""
-        moved = [d for d in calibration_markers if d.id in self._known and not self._known[d.id].holds(d)]
+        """One frame's calibration markers and its located model markers (squares and ring stickers)."""
+        known = self._known
+        moved = [d for d in calibration_markers if d.id in known and not known[d.id].holds(d.corners)]
         if len(moved) >= MOVED_CORNER_MARKERS:  # the camera moved: every place so far was seen from before
             self.reset()
         self.frames += 1
         for d in calibration_markers:
             place = self._known.get(d.id)
-            if place is None or not place.holds(d):  # moved: start again (the bump check says more)
-                self._known[d.id] = _Place(d.id, d.corners.astype(np.float64))
+            if place is None or not place.holds(d.corners):  # moved: start again (the bump check says more)
+                self._known[d.id] = _Place.of(d, d.corners.astype(np.float64))
             else:
                 place.total += d.corners
                 place.count += 1
         for d in models:
-            if d.base_mm:
+            square = _square(d)
+            if square is None:
                 continue
             place = self._current.get(d.id)
-            if place is not None and place.holds(d):
-                place.total += d.corners
+            if place is not None and place.holds(square):
+                place.total += square
                 place.count += 1
                 self._new += place.count == STILL_FRAMES
                 continue
             if place is not None and place.count >= STILL_FRAMES:
                 self._done.append(place)
-            self._current[d.id] = _Place(d.id, d.corners.astype(np.float64))
+            self._current[d.id] = _Place.of(d, square)
         self._done = self._done[-MAX_PLACES:]
 
     def places(self) -> list[_Place]:

@@ -127,3 +127,20 @@ def test_the_learner_starts_over_when_its_corner_markers_leave_their_places():
     moved = [square(d.id, d.centre[0] - 20 + 30, d.centre[1] - 20) for d in corners]
     learner.observe(moved, [square(d.id, d.centre[0] - 20 + 30, d.centre[1] - 20) for d in models])
     assert learner.places() == [] and learner.frames == 1
+
+
+def test_a_ring_sticker_counts_by_the_square_its_ring_shows_and_only_then():
+    """A sticker's place is its ring square's (`lens_square`, of side `lens_side_mm`), not its tile's
+    corners; a sighting whose ring edge showed too little to give one does not count."""
+    learner = LensLearner()
+    corners = [square(i, x, y) for i, (x, y) in enumerate([(10, 10), (900, 10), (900, 700), (10, 700)])]
+    ring = square(20, 300, 300, side=30.0).corners
+    tile = square(20, 280, 280, side=70.0)
+    seen = Detection(20, tile.corners, tile.centre, 25.0, ring, 9.33)
+    hidden = Detection(21, square(21, 500, 300).corners, (520.0, 320.0), 25.0, None, 0.0)
+    for _ in range(STILL_FRAMES):
+        learner.observe(corners, [seen, hidden])
+    (place,) = learner.places()
+    got = place.detection()
+    assert (got.id, got.base_mm, got.lens_side_mm) == (20, 25.0, 9.33)
+    assert np.allclose(got.lens_square, ring)
