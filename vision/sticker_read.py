@@ -41,6 +41,10 @@ FIRST_LOOK = 0.35  # share of rays where the ring shows for a full look (true st
 # of sigma 2 px greys a 25 mm sticker's 2.6 px ring from 1.65 m to about 20 below its gap (a bare 25 mm
 # sticker at 2 px: 35 of 40 looked at with 30, all with 20)
 FIRST_LOOK_CONTRAST = 20.0
+# the least contrast a fitted ring may show (grey levels, the 75th percentile round it): a print of 150 on
+# 40 (a dim room) under 1.6 px of blur shows a 25 mm sticker's ring at 22-29 (the code read and its margin
+# guard against false rings: none on the outside renders at 20)
+RING_CONTRAST = 20.0
 # the light round a sticker counts as even when nowhere below this share of its median (else the code is
 # read again with the light evened out, when it does not decide as it is)
 EVEN_LIGHT = 0.85
@@ -300,7 +304,7 @@ def fit_ring(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.nda
         inside = prof[np.argmin(np.abs(radii - (r1 - 0.5 * width)))]
         outside = prof[np.argmin(np.abs(radii - (r2 + 0.5 * width)))]
         contrast = float(np.percentile(np.concatenate([inside - dark, outside - dark]), 75))
-        if contrast < 30:
+        if contrast < RING_CONTRAST:
             return None
         e1 = _crossings(prof, radii, (r1 - 0.45 * width, r1 + 0.45 * width), (inside + dark) / 2)
         e2 = _crossings(prof, radii, (r2 - 0.45 * width, r2 + 0.45 * width), (outside + dark) / 2)
