@@ -63,7 +63,7 @@ def fetch(cache: Path) -> Path:
     return cache
 
 
-def references(text: str) -> dict:
+def references(text: str) -> dict[str, object]:
     """A reference file's contents from the library's expected detections: `id, (x y), (x y), ...`
     a line, corners with pixel centres at +0.5."""
     markers = []
