@@ -28,10 +28,12 @@ LINE = re.compile(r"^\s*(\d+)\s*,(.*)$")
 
 
 def fetch(cache: Path) -> Path:
-    """The folder holding the set (cache/SET_NAME), fetched and written on first use."""
-    folder = cache / SET_NAME
+    """A folder of photo sets (vision/photoset.py) holding this one (SET_NAME), fetched into `cache` and
+    written on first use."""
+    root = cache / "library-photos"
+    folder = root / SET_NAME
     if any(folder.glob("*.ref.json")):
-        return cache
+        return root
     with urllib.request.urlopen(INDEX, timeout=60) as page:
         links = page.read().decode()
     name = f"apriltag_python-{VERSION}.tar.gz"
@@ -42,7 +44,7 @@ def fetch(cache: Path) -> Path:
         blob = download.read()
     if hashlib.sha256(blob).hexdigest() != found.group(2):
         raise RuntimeError(f"{name}: the download does not match the index's sha256")
-    partial = cache / (SET_NAME + ".partial")
+    partial = root / (SET_NAME + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
     with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
@@ -60,7 +62,7 @@ def fetch(cache: Path) -> Path:
                 (partial / f"{stem}.ref.json").write_text(json.dumps(refs, indent=1))
     shutil.rmtree(folder, ignore_errors=True)
     partial.rename(folder)
-    return cache
+    return root
 
 
 def references(text: str) -> dict[str, object]:
