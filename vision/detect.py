@@ -66,15 +66,20 @@ class Detection:
 
 def diagonal_centre(corners: np.ndarray) -> tuple[float, float]:
     """Intersection of the diagonals 0-2 and 1-3 (the projected centre of a square)."""
-    p0, p1, p2, p3 = (np.asarray(c, dtype=np.float64) for c in corners)
-    d1, d2 = p2 - p0, p3 - p1
-    denom = d1[0] * d2[1] - d1[1] * d2[0]
-    if abs(denom) < 1e-12:
-        centre = (p0 + p1 + p2 + p3) / 4
-    else:
-        t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
-        centre = p0 + t * d1
-    return (float(centre[0]), float(centre[1]))
+    x, y = diagonal_centres(np.asarray(corners, np.float64)[None])[0]
+    return (float(x), float(y))
+
+
+def diagonal_centres(quads: np.ndarray) -> np.ndarray:
+    """`diagonal_centre` of each of (M, 4, 2) quads, (M, 2); the corners' mean where the diagonals are
+    parallel."""
+    q = np.asarray(quads, np.float64)
+    p0, p1 = q[:, 0], q[:, 1]
+    d1, d2 = q[:, 2] - p0, q[:, 3] - p1
+    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    ok = np.abs(denom) >= 1e-12
+    t = ((p1[:, 0] - p0[:, 0]) * d2[:, 1] - (p1[:, 1] - p0[:, 1]) * d2[:, 0]) / np.where(ok, denom, 1.0)
+    return np.where(ok[:, None], p0 + t[:, None] * d1, q.mean(axis=1))
 
 
 def expected_side_px(marker_mm: float, px_per_inch: float) -> float:
@@ -251,7 +256,8 @@ class MarkerDetector:
         if len(todo):
             stacked[todo] = refine_corners(grey, stacked[todo], 1.0 / f.square_cells,
                                            iterations=1 if f.library else 2, light_inside=f.light_inside)
-        return [Detection(int(i), q, diagonal_centre(q)) for i, q in zip(ids, stacked, strict=True)]
+        centres = diagonal_centres(stacked).tolist()
+        return [Detection(int(i), q, (c[0], c[1])) for i, q, c in zip(ids, stacked, centres, strict=True)]
 
     def second_pass(self, image: np.ndarray, candidates: list[np.ndarray], found: list[Detection]
                     ) -> list[Detection]:
