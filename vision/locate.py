@@ -527,7 +527,8 @@ def sticker_detections(grey: np.ndarray, setup: VisionSetup, calibration: Calibr
             view = sticker_read.BoardView(calibration, own)
             moved = view.to_board(sticker_read.BoardView(calibration, height).to_image(
                 np.array([[read.x, read.y]])))[0]
-            again = sticker_read.read_one(grey, view, Sticker(read.base_mm), moved)
+            among = sticker_read.ids_at(setup.stickers, read.base_mm)
+            again = sticker_read.read_one(grey, view, Sticker(read.base_mm), moved, among)
             if again is None or again.id != read.id:
                 continue
             read = again

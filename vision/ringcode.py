@@ -16,6 +16,7 @@ cells: every arc of four cells shows a cell edge, which the facing is measured f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
@@ -127,14 +128,16 @@ def ids() -> int:
     return len(codebook())
 
 
-def decode(soft: np.ndarray) -> tuple[int, int, float, float] | None:
+def decode(soft: np.ndarray, among: Sequence[int] | None = None) -> tuple[int, int, float, float] | None:
     """(id, turn, mismatch, runner-up mismatch) for soft reads of the two bands, (2, 31): per band
     (inner, outer) and cell, +1 surely white, -1 surely black, 0 unknown (hidden, or greyed by blur:
     an erasure). A cell's mismatch with a symbol is the larger of its bands' reads on the wrong side
     of what the symbol prints there (a sure read against it 1, a doubtful one a little, an erasure
     nothing), so sure reads count cells as a hard decision does; the codeword turned `turn` cells
     (printed cell j seen at position j + turn) with the least summed mismatch, and the least of any
-    other id or turn. None when nothing is read."""
+    other id or turn. With `among` (the ids in use) the runner-up is the least of the others among
+    them, when the best of every id is one of them (a read that fits an id not in use best stays that
+    id, for the caller to drop). None when nothing is read."""
     s = np.asarray(soft, np.float64)
     if not np.any(s):
         return None
@@ -142,6 +145,16 @@ def decode(soft: np.ndarray) -> tuple[int, int, float, float] | None:
     black = np.stack([(symbol >> 1) & 1, symbol & 1], axis=1)  # (4 symbols, 2 bands, 1)
     wrong = np.where(black == 1, np.maximum(s, 0), np.maximum(-s, 0)).max(axis=1)  # (4 symbols, 31 cells)
     cost = wrong.ravel()[_flat_rotations()].sum(axis=1)
+    used = sorted(set(among) & set(range(len(cost) // CELLS))) if among is not None else []
+    if int(np.argmin(cost)) // CELLS in used:
+        rows = (np.asarray(used)[:, None] * CELLS + np.arange(CELLS)).ravel()
+        return _least_two(cost[rows], rows)
+    return _least_two(cost, np.arange(len(cost)))
+
+
+def _least_two(cost: np.ndarray, rows: np.ndarray) -> tuple[int, int, float, float]:
+    """(id, turn, mismatch, runner-up mismatch) of the least of `cost` (rows of `_rotations()`)."""
     two = np.argpartition(cost, 1)[:2]  # the least and the next: no full sort of every id and turn
     best, second = (int(two[0]), int(two[1])) if cost[two[0]] <= cost[two[1]] else (int(two[1]), int(two[0]))
-    return best // CELLS, best % CELLS, float(cost[best]), float(cost[second])
+    row = int(rows[best])
+    return row // CELLS, row % CELLS, float(cost[best]), float(cost[second])

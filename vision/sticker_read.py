@@ -361,14 +361,14 @@ def _outer_edge(prof: np.ndarray, radii: np.ndarray, r2: float, width: float, fo
     return view.to_image(centre + edge[rays, None] * along / MM_PER_INCH)
 
 
-def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
-              ) -> tuple[int, float, float, float, float] | None:
+def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit,
+              among: Sequence[int] | None = None) -> tuple[int, float, float, float, float] | None:
     """(id, heading, visible weight, mismatch, margin) of the code round a fitted ring, or None. Where
     the ring is hidden the code beside it is taken as hidden too (a model leaning out across the
     sticker, an arm); when that does not decide, only over a narrower arc farther out (`beyond_strips`:
     more cells, nearer the model's blurred edge), then with the hidden cells that read as crisp print.
     When none of that decides and the light round the sticker is uneven (a miniature's shadow), all of
-    it again with the light evened out (`_light`)."""
+    it again with the light evened out (`_light`). `among`: the ids in use at this size (`_decide`)."""
     rho = sticker.radius_mm
     centre = ring.centre
     angles = np.linspace(0, 2 * math.pi, CODE_SAMPLES, endpoint=False)
@@ -379,12 +379,12 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
         raw.append(_sample(grey, view, centre, radii, angles))
         inner.append(radii[0] / (RING[1] * rho))  # each band's inner edge, in the ring's outer radii
     dark = _sample(grey, view, centre, np.array([(RING[0] + RING[1]) / 2]) * rho, angles)[0]
-    got = _read_bands(raw, dark, ring_seen, inner, angles)
+    got = _read_bands(raw, dark, ring_seen, inner, angles, among)
     if got is None:  # a miniature's shadow across the sticker: read again with the light evened out
         gap = _sample(grey, view, centre, np.array([(RING[1] + GAP) / 2]) * rho, angles)[0]
         light = _light(gap, ring_seen)
         if light is not None:
-            got = _read_bands([b / light for b in raw], dark / light, ring_seen, inner, angles)
+            got = _read_bands([b / light for b in raw], dark / light, ring_seen, inner, angles, among)
     if got is None:
         return None
     marker_id, facing, visible, mismatch, margin = got
@@ -393,7 +393,8 @@ def read_code(grey: np.ndarray, view: BoardView, sticker: Sticker, ring: RingFit
 
 
 def _read_bands(raw: list[np.ndarray], dark: np.ndarray, ring_seen: np.ndarray, inner: list[float],
-                angles: np.ndarray) -> tuple[int, float, float, float, float] | None:
+                angles: np.ndarray, among: Sequence[int] | None = None
+                ) -> tuple[int, float, float, float, float] | None:
     """(id, facing in radians, visible weight, mismatch, margin) of the code bands' samples `raw` (grey
     levels, per band (radii, angles)), `dark` the ring's; where the ring shows, its cells first, then
     beyond the ring's shadow (`beyond_strips`, each band's inner edge `inner` ring radii out)."""
@@ -405,10 +406,10 @@ def _read_bands(raw: list[np.ndarray], dark: np.ndarray, ring_seen: np.ndarray, 
         return None
     bands = [(b - black) / (white - black) for b in raw]
     beside = ring_seen.astype(np.float64)
-    got = _read_cells(bands, angles, [beside, beside], False)
+    got = _read_cells(bands, angles, [beside, beside], False, among)
     if got is None and not ring_seen.all():  # a ring seen whole hides no cells: nothing more to try
         beyond = [beyond_strips(ring_seen, ratio).astype(np.float64) for ratio in inner]
-        got = _read_cells(bands, angles, beyond, True)
+        got = _read_cells(bands, angles, beyond, True, among)
     return got
 
 
@@ -430,8 +431,8 @@ def _light(gap: np.ndarray, seen: np.ndarray) -> np.ndarray | None:
     return None if light[seen].min() > EVEN_LIGHT or light.min() <= 0 else light
 
 
-def _read_cells(bands: list[np.ndarray], angles: np.ndarray, seen: list[np.ndarray], hidden_too: bool
-                ) -> tuple[int, float, float, float, float] | None:
+def _read_cells(bands: list[np.ndarray], angles: np.ndarray, seen: list[np.ndarray], hidden_too: bool,
+                among: Sequence[int] | None = None) -> tuple[int, float, float, float, float] | None:
     """(id, facing in radians, visible weight, mismatch, margin) of the cells where `seen` (per band)
     shows them; when those do not decide, sharpened against their neighbours (SHARPEN), then with
     `hidden_too` the hidden cells that read as crisp print; None when nothing decides."""
@@ -444,18 +445,20 @@ def _read_cells(bands: list[np.ndarray], angles: np.ndarray, seen: list[np.ndarr
         z = np.sum(change * weight_at * np.exp(1j * ringcode.CELLS * angles))
         phase = (math.atan2(z.imag, z.real) / ringcode.CELLS) % delta
         soft, with_hidden, weight_at = _cells(bands, angles, phase, delta, seen)
-    got = (_decide(soft) or _decide(_cells(bands, angles, phase, delta, seen, SHARPEN)[0])
-           or (_decide(with_hidden) if hidden_too else None))
+    got = (_decide(soft, among) or _decide(_cells(bands, angles, phase, delta, seen, SHARPEN)[0], among)
+           or (_decide(with_hidden, among) if hidden_too else None))
     if got is None:
         return None
     marker_id, turn, visible, mismatch, margin = got
     return marker_id, phase + (turn + 0.5) * delta, visible, mismatch, margin
 
 
-def _decide(soft: np.ndarray) -> tuple[int, int, float, float, float] | None:
+def _decide(soft: np.ndarray, among: Sequence[int] | None = None
+            ) -> tuple[int, int, float, float, float] | None:
     """(id, turn, visible weight, mismatch, margin) of soft cell reads, or None when too few cells show,
-    the best codeword disagrees with too many or another fits nearly as well."""
-    got = ringcode.decode(soft)
+    the best codeword disagrees with too many or another fits nearly as well; with `among` (the ids in
+    use at this size), another of those (`ringcode.decode`)."""
+    got = ringcode.decode(soft, among)
     if got is None:
         return None
     marker_id, turn, mismatch, runner_up = got
@@ -625,19 +628,26 @@ def read_candidate(grey: np.ndarray, view: BoardView, candidate: Candidate,
                    assigned: Mapping[int, float] | None = None) -> StickerRead | None:
     """The sticker at a candidate, or None; with `assigned` (id -> base mm) only an id read at its size."""
     centre = view.to_board(np.array([candidate.pixel]))[0]
-    got = read_one(grey, view, candidate.sticker, centre)
+    among = None if assigned is None else ids_at(assigned, candidate.sticker.base_mm)
+    got = read_one(grey, view, candidate.sticker, centre, among)
     if got is None or (assigned is not None and assigned.get(got.id) != candidate.sticker.base_mm):
         return None
     return got
 
 
-def read_one(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray) -> StickerRead | None:
-    """The sticker at about `centre` (board inches), or None."""
+def ids_at(assigned: Mapping[int, float], base_mm: float) -> list[int]:
+    """The ids `assigned` (id -> base mm) gives stickers of this base size."""
+    return [i for i, mm in assigned.items() if mm == base_mm]
+
+
+def read_one(grey: np.ndarray, view: BoardView, sticker: Sticker, centre: np.ndarray,
+             among: Sequence[int] | None = None) -> StickerRead | None:
+    """The sticker at about `centre` (board inches), or None; `among`: the ids in use at this size."""
     ring = fit_ring(grey, view, sticker, centre)
     if ring is None:
         return None
     fitted = ring.centre
-    code = read_code(grey, view, sticker, ring)
+    code = read_code(grey, view, sticker, ring, among)
     if code is None:
         return None
     marker_id, heading, visible, mismatch, margin = code

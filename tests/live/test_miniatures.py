@@ -151,9 +151,9 @@ def test_the_full_pass_does_not_read_candidates_on_a_sticker_already_read(small_
     again = []
     read_one = sticker_read.read_one
 
-    def watched(grey, view, sticker, centre):
+    def watched(grey, view, sticker, centre, among=None):
         again.extend(i for i, x, y in done if math.dist(centre, (x, y)) < 12.5 / 25.4)
-        got = read_one(grey, view, sticker, centre)
+        got = read_one(grey, view, sticker, centre, among)
         if got is not None:
             done.append((got.id, got.x, got.y))
         return got

@@ -87,9 +87,9 @@ def test_a_square_on_hq_frame_corrects_the_stickers_parallax_from_the_cameras_ow
 def test_cavalry_on_oval_bases_is_located_at_least_as_often_as_measured(tmp_path):
     """A rider on a horse along a 60x35 mm oval, the ring for 35 mm under it (outside_render.cavalry):
     the horse's 11 mm body hides the code fore and aft and, leaning out, much of the locator ring
-    beside the flanks' visible code. 60 models over 6 renders: 52 located with the code read beyond the
-    ring's shadow (`beyond_strips`) and crisp hidden cells as a last resort, 41 with the ring's shadow
-    taken as the code's. Issue 21's 98% is not reached on this base (docs/vision.md)."""
+    beside the flanks' visible code. 60 models over 6 renders: 58 located with the runner-up id taken
+    among the ten in use (`ringcode.decode`'s `among`), 52 against all 96 ids, 41 with the ring's shadow
+    taken as the code's. Issue 21's 98% is not reached on this base at full scale (docs/vision.md)."""
     tiles, markers_toml = print_tiles(tmp_path, 35.0, 10)
     located = 0
     for seed in range(1, 7):
@@ -98,7 +98,31 @@ def test_cavalry_on_oval_bases_is_located_at_least_as_often_as_measured(tmp_path
         rows, false, _ = check(tmp_path, renderer, tiles, markers_toml, models)
         assert false == []
         located += sum(r.located for r in rows)
-    assert located >= 51
+    assert located >= 58
+
+
+@pytest.mark.parametrize(("base_mm", "model_mm", "length_mm", "measured"),
+                         [(35.0, 50.0, 60.0, 19), (25.0, 30.0, 0.0, 21)], ids=["cavalry", "25mm-30mm-models"])
+def test_stickers_the_config_does_not_name_are_not_read_as_ones_it_does(tmp_path, base_mm, model_mm, length_mm,
+                                                                        measured):
+    """The reader weighs a code against the ids the config uses at that size; a sticker it does not name
+    (another army's, a spare) whose code fits best stays itself and is dropped, never turned into one it
+    names. 14 models over 3 renders, the config naming the first 7: no other id reported, none misplaced,
+    and of the 21 named as many located as measured (full scale, 40 models of which 20 named, 3 renders
+    each: 0 false ids; located, cavalry 54 of 60, 25 mm at 1.6 px of blur 60 of 60)."""
+    tiles, markers_toml = print_tiles(tmp_path, base_mm, 14)
+    named = markers_toml.replace('"10-23"', '"10-16"')
+    assert named != markers_toml
+    located = 0
+    for seed in range(1, 4):
+        models = models_for(BOARD, corners_of(BOARD), base_mm, model_mm, 14, seed, length_mm=length_mm)
+        renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=seed)
+        rows, false, _ = check(tmp_path, renderer, tiles, named, models)
+        assert false == []
+        assert all(r.position < 0.05 for r in rows if r.found), [r for r in rows if r.found and r.position >= 0.05]
+        assert not any(r.found for r in rows if r.model.id > 16)
+        located += sum(r.located for r in rows)
+    assert located >= measured
 
 
 def test_the_live_table_learns_its_lens_from_ring_stickers_as_models_move(tmp_path):

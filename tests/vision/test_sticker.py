@@ -55,6 +55,39 @@ def test_every_two_ids_and_turns_differ_in_at_least_15_of_the_31_cells():
     assert all((doubled[:, j:j + 4] != doubled[:, j:j + 1]).any(axis=1).all() for j in range(31))
 
 
+def _soft_reads(marker_id: int, turn: int, seen: np.ndarray) -> np.ndarray:
+    """Sure reads (+1 white, -1 black) of a sticker's two bands where `seen`, 0 elsewhere, turned `turn`."""
+    symbols = np.roll(ringcode.codebook()[marker_id], turn)
+    black = np.stack([(symbols >> 1) & 1, symbols & 1])
+    return np.where(black == 1, -1.0, 1.0) * seen
+
+
+def test_the_runner_up_is_taken_among_the_ids_in_use_when_the_best_is_one_of_them():
+    """12 of 31 cells seen: against every id and turn the runner-up is a few cells off, against the ids in
+    use (worked out here by brute force over their mismatches) no nearer; a read that fits an id not in
+    use best stays that id (the reader then drops it), whatever the ids in use."""
+    rng = np.random.default_rng(3)
+    tried = 0
+    for _ in range(200):
+        seen = np.zeros(ringcode.CELLS)
+        seen[rng.choice(ringcode.CELLS, 12, replace=False)] = 1.0
+        marker_id, turn = int(rng.integers(ringcode.ids())), int(rng.integers(ringcode.CELLS))
+        soft = _soft_reads(marker_id, turn, seen)
+        among = sorted({marker_id, *rng.choice(ringcode.ids(), 9, replace=False).tolist()})
+        best, best_turn, mismatch, runner_up = ringcode.decode(soft)
+        if best != marker_id:
+            continue  # another id fits these 12 cells as well
+        tried += 1
+        got = ringcode.decode(soft, among)
+        others = [float(np.abs(np.minimum(_soft_reads(i, k, np.ones(ringcode.CELLS)) * soft, 0)).max(axis=0).sum())
+                  for i in among for k in range(ringcode.CELLS) if (i, k) != (best, best_turn)]
+        assert got == (best, best_turn, mismatch, pytest.approx(min(others)))
+        assert got[3] >= runner_up
+        unused = [i for i in among if i != marker_id]
+        assert ringcode.decode(soft, unused)[:2] == (best, best_turn)  # not in use: stays itself
+    assert tried > 150
+
+
 @pytest.mark.parametrize("marker_id", [0, 17, 95])
 def test_the_printed_sticker_carries_its_codeword_cell_by_cell(marker_id):
     """Read the PNG itself: at each cell's middle, in each band, black is a 1 of the codeword
