@@ -52,7 +52,7 @@ class _Place:
 
     @classmethod
     def of(cls, d: Detection, square: np.ndarray) -> _Place:
-        return cls(d.id, square.copy(), 1, d.base_mm, d.lens_side_mm)
+        return cls(d.id, np.array(square, np.float64), 1, d.base_mm, d.lens_side_mm)
 
     @property
     def corners(self) -> np.ndarray:
@@ -86,15 +86,15 @@ class LensLearner:
 
     def observe(self, calibration_markers: Sequence[Detection], models: Sequence[Detection]) -> None:
         """One frame's calibration markers and its located model markers (squares and ring stickers)."""
-        known = self._known
-        moved = [d for d in calibration_markers if d.id in known and not known[d.id].holds(d.corners)]
+        moved = [d for d in calibration_markers
+                 if d.id in self._known and not self._known[d.id].holds(d.corners)]
         if len(moved) >= MOVED_CORNER_MARKERS:  # the camera moved: every place so far was seen from before
             self.reset()
         self.frames += 1
         for d in calibration_markers:
             place = self._known.get(d.id)
             if place is None or not place.holds(d.corners):  # moved: start again (the bump check says more)
-                self._known[d.id] = _Place.of(d, d.corners.astype(np.float64))
+                self._known[d.id] = _Place.of(d, d.corners)
             else:
                 place.total += d.corners
                 place.count += 1

@@ -145,7 +145,7 @@ def decode(soft: np.ndarray, among: Sequence[int] | None = None) -> tuple[int, i
     black = np.stack([(symbol >> 1) & 1, symbol & 1], axis=1)  # (4 symbols, 2 bands, 1)
     wrong = np.where(black == 1, np.maximum(s, 0), np.maximum(-s, 0)).max(axis=1)  # (4 symbols, 31 cells)
     cost = wrong.ravel()[_flat_rotations()].sum(axis=1)
-    used = sorted(set(among) & set(range(len(cost) // CELLS))) if among is not None else []
+    used = sorted({i for i in among if 0 <= i < len(cost) // CELLS}) if among is not None else []
     if int(np.argmin(cost)) // CELLS in used:
         rows = (np.asarray(used)[:, None] * CELLS + np.arange(CELLS)).ravel()
         return _least_two(cost[rows], rows)
