@@ -158,3 +158,15 @@ def _least_two(cost: np.ndarray, rows: np.ndarray) -> tuple[int, int, float, flo
     best, second = (int(two[0]), int(two[1])) if cost[two[0]] <= cost[two[1]] else (int(two[1]), int(two[0]))
     row = int(rows[best])
     return row // CELLS, row % CELLS, float(cost[best]), float(cost[second])
+
+
+def margins(visible: np.ndarray, among: Sequence[int]) -> np.ndarray:
+    """For each id of `among`, printed and read without error on the `visible` cells (31,) bool only: in
+    how many of those cells the nearest other codeword among them (another id, or the same id turned)
+    differs; what `decode`'s runner-up mismatch would be (what the planner asks of a model's shadow)."""
+    used = np.asarray(sorted(set(among)))
+    words = codebook()[used][:, visible]  # (n, v): each id as printed, turn 0
+    others = _rotations().reshape(-1, CELLS, CELLS)[used][:, :, visible]  # (n, 31 turns, v)
+    apart = (words[:, None, None, :] != others[None]).sum(axis=3)  # (n ids read, n ids, 31 turns)
+    apart[np.arange(len(used)), np.arange(len(used)), 0] = CELLS + 1  # not itself
+    return apart.min(axis=(1, 2))

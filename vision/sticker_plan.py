@@ -1,20 +1,29 @@
 """Which base sticker to print, and where on the board it reads under a model of a given height
-(`smarttable plan-camera --model-height-mm H --base-mm B`).
+(`smarttable plan-camera --base-mm B --model-height-mm H [--model foot|cavalry]`).
 
-Geometry, checked against the renders (tests/vision/test_sticker_plan.py, bench/vision/bench_stickers.py):
-the model is an upright cylinder as wide as its body (the renderer's typical body for the base unless
-given) from the base's top to its height. A point of the sticker is hidden when the camera's ray from
-it passes through the cylinder; the farther the base from under the camera, the more the model leans
-outward over the sticker, up to the arc the body's width hides across the ring whatever its height.
-A cell of the code counts as hidden where the locator ring's outer edge beside it, or either code
-band, is hidden; arms and weapons hide ARM_CELLS more. The code decodes with a margin with up to
-`ringcode.DISTANCE - sticker_read.MIN_MARGIN` cells hidden (any other id or turn then still differs
-in MIN_MARGIN of the cells that show); the reader needs the code's bands BAND_PX pixels wide.
+The model is a few solids standing on the sticker (vision/model_shadow.py): a figure on foot, or a
+rider on a horse standing along an oval. A point of the sticker is hidden where the camera's ray from
+it passes through the model; the farther the base from under the camera, the more the model leans
+outward over the sticker. For each distance from under the camera and each way the model may face,
+the plan asks what the reader asks (vision/sticker_read.py):
+- does the locator ring show: its outer edge (the ring and the white gap beside it) on at least
+  FIRST_LOOK of its round;
+- which code cells show (at least half of a cell, in both bands), and do they still tell the sticker's
+  id from every other id in use and every turn by `sticker_read.MIN_MARGIN` cells, with the model's arms
+  or weapon hiding ARM_CELLS more.
+The ids in use are PLAN_IDS, the forty the print command below prints. The share of facings and ids that
+read, per distance, gives how far from under the camera the sticker reads reliably (RELIABLE_SHARE) and
+the share expected by board region. The reader needs the code's bands BAND_PX pixels wide.
+
+Checked against the renders: tests/vision/test_sticker_plan.py (the verdicts against the detector) and
+bench/vision/bench_outside_stickers.py (cavalry by board region).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -22,68 +31,170 @@ import numpy as np
 from table.errors import ConfigError
 from vision import ringcode
 from vision.miniature import SIZES
+from vision.model_shadow import HORSE_WIDTH_MM, RIDER_HEIGHT_MM, Model, cavalry, hidden, on_foot, ring_points
 from vision.planner import MM_PER_INCH, Setup
-from vision.sticker import BANDS, RING, SMALLEST_BASE_MM, TYPICAL_BASE_HEIGHT_MM, Sticker
-from vision.sticker_read import MIN_MARGIN
+from vision.sticker import BANDS, GAP, RING, SMALLEST_BASE_MM, TYPICAL_BASE_HEIGHT_MM, Sticker, cell_of
+from vision.sticker_read import FIRST_LOOK, MIN_MARGIN, MIN_VISIBLE
 
-MAX_HIDDEN = ringcode.DISTANCE - int(MIN_MARGIN)  # cells
-ARM_CELLS = 2  # an arm or weapon over the ring (the renderer's models: one or two, 1-2 cells each)
+MAX_HIDDEN = ringcode.DISTANCE - int(MIN_MARGIN)  # cells hidden under which any id reads, whatever the ids
+ARM_CELLS = 2  # an arm or weapon over the code (the renders' models: one or two, 1-2 cells each)
 # the code bands' width in pixels: read reliably from BAND_PX, marginal from BAND_MARGINAL_PX (the outside
 # render, 25 mm bases under 30 mm models, blur 0.75 px, the camera raised: 3.6 px (1.65 m) and 2.5 px
 # (2.4 m) 120 of 120, 2.3 px 118 of 120, 2.1 px 75 of 80, 1.8 px 73 of 80)
 BAND_PX = 2.5
 BAND_MARGINAL_PX = 2.0
-ANGLES = 1024
-RADII = (RING[1], (BANDS[0][0] + BANDS[0][1]) / 2, (BANDS[1][0] + BANDS[1][1]) / 2)
+RELIABLE_SHARE = 0.98  # of facings and ids, at a distance from under the camera
+PLAN_IDS = tuple(range(10, 50))
+ANGLES = 372  # points round each circle: 12 a code cell
+FACINGS = 12  # ways the model faces, relative to the camera's foot
+LEANS = 25  # distances from under the camera to the board's corner
+REGIONS_IN = (8.0, 16.0, 24.0)  # the region bounds, inches from under the camera
+CODE_RADII = tuple((a + b) / 2 for a, b in BANDS)
+RING_SIDES = ((RING[0] + RING[1]) / 2, (RING[1] + GAP) / 2)  # the ring, and the white gap outside it
 ROUND_BASES = (25.0, 28.5, 32.0, 40.0, 50.0, 60.0)
+OVAL_BASES = ((60.0, 35.0), (75.0, 42.0), (90.0, 52.0), (105.0, 70.0))
+
+
+@dataclass(frozen=True)
+class Base:
+    """A base: round (`length_mm` == `width_mm`), or an oval or rectangle; the ring sticker fits its
+    narrower side."""
+
+    length_mm: float
+    width_mm: float
+
+    @classmethod
+    def parse(cls, text: str) -> Base:
+        """'25' (round) or '60x35' (an oval or rectangle, either way round)."""
+        try:
+            sizes = [float(v) for v in text.lower().split("x")]
+        except ValueError:
+            sizes = []
+        if len(sizes) not in (1, 2) or not all(math.isfinite(v) and v > 0 for v in sizes):
+            raise ConfigError(f"--base-mm {text!r}: expected a round base's mm (25) or an oval's LxW (60x35)")
+        return cls(max(sizes), min(sizes))
+
+    @property
+    def round(self) -> bool:
+        return self.length_mm == self.width_mm
+
+    def __str__(self) -> str:
+        return f"{self.width_mm:g}" if self.round else f"{self.length_mm:g}x{self.width_mm:g}"
 
 
 def typical(base_mm: float) -> tuple[float, float]:
-    """(height, body width) in mm of a typical model on a round base (vision.miniature.SIZES; under
-    the smallest size there, in proportion to the base)."""
+    """(height, body width) in mm of a typical model on foot on a round base (vision.miniature.SIZES;
+    under the smallest size there, in proportion to the base)."""
     sizes = np.array(SIZES)
     shrink = min(1.0, base_mm / sizes[0, 0])
     return (shrink * float(np.interp(base_mm, sizes[:, 0], sizes[:, 1])),
             shrink * 2 * float(np.interp(base_mm, sizes[:, 0], sizes[:, 2])))
 
 
-def hidden_cells(sticker: Sticker, height_mm: float, width_mm: float, lean_mm: float, camera_mm: float
-                 ) -> int:
-    """Code cells hidden by a model `height_mm` tall and `width_mm` wide standing on the sticker, its base
-    `lean_mm` from under a camera `camera_mm` above the sticker; arms and weapons included."""
-    r = width_mm / 2
-    phi = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False)
-    cam = np.array([-lean_mm, 0.0])  # the camera's foot, seen from the base
-    hidden = np.zeros(ANGLES, bool)
-    for share in RADII:
-        rho = share * sticker.radius_mm
-        p = np.column_stack([rho * np.cos(phi), rho * np.sin(phi)])
-        q = p + (height_mm / camera_mm) * (cam - p)  # where the ray is at the model's top
-        seg = q - p
-        t = np.clip(-(p * seg).sum(axis=1) / np.maximum((seg * seg).sum(axis=1), 1e-12), 0, 1)
-        nearest = p + t[:, None] * seg
-        hidden |= np.hypot(nearest[:, 0], nearest[:, 1]) <= r
-    return min(ringcode.CELLS, math.ceil(hidden.mean() * ringcode.CELLS - 1e-9) + ARM_CELLS)
+@dataclass(frozen=True)
+class Standing:
+    """A model standing on a sticker: its kind (`foot` or `cavalry`), height and body width in mm."""
+
+    kind: str
+    height_mm: float
+    width_mm: float
+
+    @property
+    def solids(self) -> Model:
+        make = cavalry if self.kind == "cavalry" else on_foot
+        return make(self.height_mm, self.width_mm)
+
+
+def _shows(sticker: Sticker, model: Model, radii: tuple[float, ...], leans_mm: np.ndarray, camera_mm: float
+           ) -> np.ndarray:
+    """(leans, FACINGS, ANGLES) bool: where round the sticker every one of the circles `radii` (shares of
+    its radius) shows, the base `leans_mm` from under a camera `camera_mm` above it, the model facing
+    each of FACINGS ways from the camera's foot."""
+    facing = np.linspace(0, 2 * math.pi, FACINGS, endpoint=False)
+    lean = np.asarray(leans_mm, float)[:, None]
+    cameras = np.stack([lean * np.cos(facing), lean * np.sin(facing), np.full_like(lean * facing, camera_mm)],
+                       axis=-1)  # (L, F, 3), in the model's frame
+    shape = (len(lean), FACINGS, ANGLES)
+    rays = np.broadcast_to(cameras[:, :, None, :], (*shape, 3)).reshape(-1, 3)
+    out = np.ones(shape, bool)
+    for share in radii:
+        points = np.broadcast_to(ring_points(share * sticker.radius_mm, ANGLES), (*shape, 2)).reshape(-1, 2)
+        out &= ~hidden(model, points, rays).reshape(shape)
+    return out
+
+
+_CELL = cell_of(-np.linspace(0, 2 * math.pi, ANGLES, endpoint=False) % (2 * math.pi))
+
+
+def hidden_cells(sticker: Sticker, model: Standing, leans_mm: np.ndarray, camera_mm: float) -> np.ndarray:
+    """Code cells the model hides at each of `leans_mm` from under a camera `camera_mm` above the sticker,
+    the way it faces that hides most: a cell counts where the locator ring's outer edge beside it or
+    either code band is hidden, arms and weapons included (at most MAX_HIDDEN: any id reads)."""
+    shown = _shows(sticker, model.solids, (RING[1], *CODE_RADII), leans_mm, camera_mm)
+    most = (~shown).mean(axis=2).max(axis=1)
+    return np.minimum(ringcode.CELLS, np.ceil(most * ringcode.CELLS - 1e-9).astype(int) + ARM_CELLS)
+
+
+def read_shares(sticker: Sticker, model: Standing, leans_mm: np.ndarray, camera_mm: float) -> np.ndarray:
+    """The share of facings and PLAN_IDS whose sticker reads at each of `leans_mm` from under a camera
+    `camera_mm` above it (see the module's docstring)."""
+    ring = _shows(sticker, model.solids, RING_SIDES, leans_mm, camera_mm).mean(axis=2) >= FIRST_LOOK
+    code = _shows(sticker, model.solids, CODE_RADII, leans_mm, camera_mm)
+    per_cell = np.stack([code[..., _CELL == c].mean(axis=2) for c in range(ringcode.CELLS)], axis=-1)
+    need = int(MIN_MARGIN) + ARM_CELLS
+    read = np.array([[_ids_read(tuple(bool(v) for v in cells >= 0.5), need) if ok else 0.0
+                      for cells, ok in zip(row, ring_row, strict=True)]
+                     for row, ring_row in zip(per_cell, ring, strict=True)])
+    return read.mean(axis=1)
+
+
+@lru_cache(maxsize=4096)
+def _ids_read(visible: tuple[bool, ...], need: int) -> float:
+    """The share of PLAN_IDS that read from the `visible` cells with `need` cells of margin."""
+    v = np.array(visible)
+    if v.sum() < MIN_VISIBLE:
+        return 0.0
+    return float(np.mean(ringcode.margins(v, PLAN_IDS) >= need))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Where a sticker reads under a model at one camera height."""
+
+    board_share: float  # of the board within `reach_in` of under the camera
+    reach_in: float  # from under the camera, every distance up to here reads RELIABLE_SHARE or more
+    by_region: dict[str, float]  # the share expected to read, by distance from under the camera
+    hidden_centre: int
+    hidden_corner: int
+
+
+def reading(s: Setup, sticker: Sticker, model: Standing, camera_mm: float) -> Reading:
+    """Where the sticker reads under `model` with the camera `camera_mm` above the board."""
+    up = camera_mm - TYPICAL_BASE_HEIGHT_MM
+    w, h = (v * MM_PER_INCH for v in s.board_in)
+    corner = math.hypot(w, h) / 2
+    leans = np.linspace(0, corner, LEANS)
+    shares = read_shares(sticker, model, leans, up)
+    bad = np.flatnonzero(shares < RELIABLE_SHARE)
+    reach = corner if not len(bad) else float(leans[bad[0] - 1]) if bad[0] > 0 else -1.0
+    xs, ys = np.meshgrid(np.linspace(-w / 2, w / 2, 97), np.linspace(-h / 2, h / 2, 97))
+    r = np.hypot(xs, ys).ravel()
+    expected = np.interp(r, leans, shares)
+    lows, highs = (0.0, *REGIONS_IN), (*REGIONS_IN, math.inf)
+    by_region = {}
+    for lo, hi in zip(lows, highs, strict=True):
+        there = (r >= lo * MM_PER_INCH) & (r < hi * MM_PER_INCH)
+        if there.any():
+            name = f"{lo:g}-{hi:g}in" if hi < math.inf else f"{lo:g}in+"
+            by_region[name] = round(float(expected[there].mean()), 3)
+    by_region["board"] = round(float(expected.mean()), 3)
+    centre, far = hidden_cells(sticker, model, np.array([0.0, corner]), up)
+    return Reading(float(np.mean(r <= reach + 1e-6)), max(reach, 0.0) / MM_PER_INCH, by_region,
+                   int(centre), int(far))
 
 
 def band_px(sticker: Sticker, px_per_mm: float) -> float:
     return (BANDS[0][1] - BANDS[0][0]) * sticker.radius_mm * px_per_mm
-
-
-def _reading(s: Setup, sticker: Sticker, height_mm: float, width_mm: float, camera_mm: float
-             ) -> tuple[float, float, int, int]:
-    """(share of the board where the code shows, the distance from under the camera it reads to
-    (inches), hidden cells under the camera, at the board's corner) with the camera `camera_mm` up."""
-    up = camera_mm - TYPICAL_BASE_HEIGHT_MM
-    w, h = (v * MM_PER_INCH for v in s.board_in)
-    corner = math.hypot(w, h) / 2
-    steps = np.linspace(0, corner, 49)
-    ok = np.array([hidden_cells(sticker, height_mm, width_mm, d, up) <= MAX_HIDDEN for d in steps])
-    reach = corner if ok.all() else float(steps[np.argmin(ok)] - steps[1]) if ok[0] else 0.0
-    xs, ys = np.meshgrid(np.linspace(-w / 2, w / 2, 97), np.linspace(-h / 2, h / 2, 97))
-    share = float(np.mean(np.hypot(xs, ys) <= reach + 1e-6)) if ok[0] else 0.0
-    return (share, reach / MM_PER_INCH, hidden_cells(sticker, height_mm, width_mm, 0.0, up),
-            hidden_cells(sticker, height_mm, width_mm, corner, up))
 
 
 def verdict(share: float, px: float) -> str:
@@ -92,65 +203,100 @@ def verdict(share: float, px: float) -> str:
     return "marginal" if share > 0 and px >= BAND_MARGINAL_PX else "unreliable"
 
 
-def sticker_plan(s: Setup, base_mm: float, height_mm: float | None, width_mm: float | None) -> dict[str, Any]:
-    """The sticker to print for `base_mm` bases and how much of the board reads it under models of
-    `height_mm` (JSON-able; None: the typical model for the base)."""
-    if not base_mm >= SMALLEST_BASE_MM:
-        raise ConfigError(f"--base-mm {base_mm:g}: ring stickers need a base (or a hull's roof) at least "
+def standing(base: Base, kind: str | None, height_mm: float | None, width_mm: float | None) -> Standing:
+    """The model on `base`: `kind` (default: cavalry on an oval or rectangle, on foot on a round base),
+    its height and width given or typical."""
+    kind = kind or ("foot" if base.round else "cavalry")
+    if kind == "cavalry":
+        tall, wide = RIDER_HEIGHT_MM, HORSE_WIDTH_MM
+    else:
+        tall, wide = typical(base.width_mm)
+    return Standing(kind, tall if height_mm is None else height_mm, wide if width_mm is None else width_mm)
+
+
+def sticker_plan(s: Setup, base: Base, model: Standing) -> dict[str, Any]:
+    """The sticker to print for `base` and where on the board it reads under `model` (JSON-able)."""
+    if not base.width_mm >= SMALLEST_BASE_MM:
+        raise ConfigError(f"--base-mm {base}: ring stickers need a base (or a hull's roof) at least "
                           f"{SMALLEST_BASE_MM:g} mm across; a smaller base takes a printed square marker "
                           "beside the model (--marker-mm)")
-    sticker = Sticker(base_mm)
-    tall, wide = typical(base_mm)
-    height_mm = tall if height_mm is None else height_mm
-    width_mm = wide if width_mm is None else width_mm
+    sticker = Sticker(base.width_mm)
     f = s.camera.focal_px(s.resolution)
-    px_per_mm = f / (s.height_mm - TYPICAL_BASE_HEIGHT_MM)
-    px = band_px(sticker, px_per_mm)
-    share, reach, centre, corner = _reading(s, sticker, height_mm, width_mm, s.height_mm)
-    reading = verdict(share, px)
+    px = band_px(sticker, f / (s.height_mm - TYPICAL_BASE_HEIGHT_MM))
+    here = reading(s, sticker, model, s.height_mm)
+    judged = verdict(here.board_share, px)
     return {
-        "sticker": {"kind": "ring", "base_mm": base_mm, "diameter_mm": sticker.diameter_mm,
-                    "print": f"smarttable markers stickers.pdf --ids 10-49 --base-mm {base_mm:g}"},
-        "model_height_mm": height_mm, "model_width_mm": width_mm,
+        "sticker": {"kind": "ring", "base_mm": base.width_mm, "diameter_mm": sticker.diameter_mm,
+                    "base": str(base), "print": f"smarttable markers stickers.pdf --ids 10-49 --base-mm "
+                                                f"{base.width_mm:g}"},
+        "model": model.kind, "model_height_mm": model.height_mm, "model_width_mm": model.width_mm,
         "sticker_band_px": round(px, 2),
-        "hidden_cells": {"under_camera": centre, "at_corner": corner, "most": MAX_HIDDEN},
-        "sticker_board_share": round(share, 3), "sticker_reads_within_in": round(reach, 1),
-        "sticker_reading": reading,
-        "sticker_advice": [] if reading == "reliable" else
-        sticker_advice(s, sticker, height_mm, width_mm, share, px),
+        "hidden_cells": {"under_camera": here.hidden_centre, "at_corner": here.hidden_corner,
+                         "most": MAX_HIDDEN},
+        "sticker_board_share": round(here.board_share, 3), "sticker_reads_within_in": round(here.reach_in, 1),
+        "sticker_read_share": here.by_region,
+        "sticker_reading": judged,
+        "sticker_advice": [] if judged == "reliable" else sticker_advice(s, base, model, here, px),
     }
 
 
-def sticker_advice(s: Setup, sticker: Sticker, height_mm: float, width_mm: float, share: float, px: float
-                   ) -> list[str]:
+def _bigger(base: Base) -> list[Base]:
+    """Bases of the same shape bigger than `base`, smallest first."""
+    if base.round:
+        return [Base(b, b) for b in ROUND_BASES if b > base.width_mm]
+    return [Base(a, b) for a, b in OVAL_BASES if b > base.width_mm]
+
+
+def _everywhere_from(s: Setup, sticker: Sticker, model: Standing) -> int | None:
+    """The lowest camera height (mm, in steps of 50, up to three times the set-up's) where the sticker
+    reads all over the board, or None. The higher the camera, the less a model leans: a bisection."""
+    heights = list(range(int(s.height_mm) + 50, int(s.height_mm) * 3, 50))
+    lo, hi = 0, len(heights)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if reading(s, sticker, model, heights[mid]).board_share >= 1.0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return heights[lo] if lo < len(heights) else None
+
+
+def sticker_advice(s: Setup, base: Base, model: Standing, here: Reading, px: float) -> list[str]:
     """What to change, each sentence naming a set-up the same geometry says works."""
     f = s.camera.focal_px(s.resolution)
+    sticker = Sticker(base.width_mm)
     out = []
     if px < BAND_PX:
         px_per_mm = f / (s.height_mm - TYPICAL_BASE_HEIGHT_MM)
-        bigger = next((b for b in ROUND_BASES if b > sticker.base_mm and
-                       band_px(Sticker(b), px_per_mm) >= BAND_PX), None)
+        bigger = next((b for b in _bigger(base) if band_px(Sticker(b.width_mm), px_per_mm) >= BAND_PX), None)
         top = math.floor(f * band_px(sticker, 1.0) / BAND_PX + TYPICAL_BASE_HEIGHT_MM)
         out.append(f"the code's bands are {px:.1f} px wide at {s.height_mm:g} mm (read reliably from "
                    f"{BAND_PX:g} px): lower the camera to {top} mm or less if it still sees the board, "
-                   "capture at a higher resolution" + (f", or use {bigger:g} mm bases" if bigger else ""))
+                   "capture at a higher resolution" + (f", or use {bigger} mm bases" if bigger else ""))
     middle = 2 * RING[0] * sticker.radius_mm
-    if width_mm >= middle:
-        out.append(f"a model {width_mm:g} mm wide covers the locator ring round its feet (they stand in the "
-                   f"sticker's white middle, {middle:.1f} mm across)")
-    if share < 1.0:
-        for up in range(int(s.height_mm) + 50, int(s.height_mm) * 3, 50):
-            if _reading(s, sticker, height_mm, width_mm, up)[0] >= 1.0:
-                px_there = band_px(sticker, f / (up - TYPICAL_BASE_HEIGHT_MM))
-                thin = "" if px_there >= BAND_PX else f" (bands {px_there:.1f} px there: more pixels too)"
-                out.append(f"hang the camera at {up} mm: the model leans less over its sticker and it reads "
-                           f"everywhere{thin}")
-                break
+    if model.kind == "foot" and model.width_mm >= middle:
+        out.append(f"a model {model.width_mm:g} mm wide covers the locator ring round its feet (they stand "
+                   f"in the sticker's white middle, {middle:.1f} mm across)")
+    if here.board_share < 1.0:
+        up = _everywhere_from(s, sticker, model)
+        if up is not None:
+            px_there = band_px(sticker, f / (up - TYPICAL_BASE_HEIGHT_MM))
+            thin = "" if px_there >= BAND_PX else f" (bands {px_there:.1f} px there: more pixels too)"
+            out.append(f"hang the camera at {up} mm: the model leans less over its sticker and it reads "
+                       f"everywhere{thin}")
         half = Setup(s.camera, s.height_mm, (s.board_in[0] / 2, s.board_in[1]), s.marker_mm, s.resolution)
-        if _reading(half, sticker, height_mm, width_mm, s.height_mm)[0] >= 1.0:
+        if reading(half, sticker, model, s.height_mm).board_share >= 1.0:
             out.append("a second camera: each over one half of the board, the lean at the corners is less")
-        bigger = next((b for b in ROUND_BASES if b > sticker.base_mm and
-                       _reading(s, Sticker(b), height_mm, width_mm, s.height_mm)[0] >= 1.0), None)
-        if bigger:
-            out.append(f"{bigger:g} mm bases: their ring is wide enough round a {width_mm:g} mm model")
+        what = "model" if model.kind == "foot" else "horse"
+        for bigger in _bigger(base):
+            ring = Sticker(bigger.width_mm)
+            if reading(s, ring, model, s.height_mm).board_share >= 1.0:
+                out.append(f"{bigger} mm bases: their ring is wide enough round a {model.width_mm:g} mm "
+                           f"{what}")
+                break
+            up = _everywhere_from(s, ring, model)
+            if up is not None and band_px(ring, f / (up - TYPICAL_BASE_HEIGHT_MM)) >= BAND_PX:
+                out.append(f"{bigger} mm bases with the camera at {up} mm: their ring reads round a "
+                           f"{model.width_mm:g} mm {what} all over the board from there")
+                break
     return out

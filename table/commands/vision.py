@@ -74,9 +74,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     planner.add_argument("--marker-mm", type=float, default=15.0,
                          help="a model marker's black square (default 15)")
     planner.add_argument("--resolution", help="capture size WxH (default the camera's full resolution)")
-    planner.add_argument("--base-mm", type=float,
-                         help="the models' round base (an oval's or a rectangle's narrower side, a vehicle "
-                              "hull's roof): which ring sticker to print and where it reads under the model")
+    planner.add_argument("--base-mm",
+                         help="the models' base: round (25) or an oval's LxW (60x35; a 6 mm stand's or a "
+                              "vehicle hull's roof: its narrower side, on foot): which ring sticker to print "
+                              "and where it reads under the model")
+    planner.add_argument("--model", choices=("foot", "cavalry"),
+                         help="a figure on foot, or a rider on a horse standing along the base (default: "
+                              "cavalry on an oval, on foot on a round base)")
     planner.add_argument("--model-height-mm", type=float,
                          help="the models' height above the base (default a typical model for --base-mm)")
     planner.add_argument("--model-width-mm", type=float,
@@ -239,18 +243,21 @@ def run_plan_camera(args: argparse.Namespace) -> Any:
     board = _pair("--board", args.board, float)
     setup = Setup(camera, args.height_mm, board, args.marker_mm, resolution)
     out = plan(setup)
-    if args.base_mm is None and args.model_height_mm is None and args.model_width_mm is None:
+    if args.base_mm is None and args.model_height_mm is None and args.model_width_mm is None \
+            and args.model is None:
         return out
-    from vision.sticker_plan import sticker_plan
+    from vision.sticker_plan import Base, standing, sticker_plan
 
     for option, value in (("--model-height-mm", args.model_height_mm),
                           ("--model-width-mm", args.model_width_mm)):
         if value is not None and not value > 0:
             raise ConfigError(f"{option} {value:g}: must be more than 0")
     if args.base_mm is None:
-        raise ConfigError("--model-height-mm and --model-width-mm need --base-mm: the base the models "
-                          "stand on")
-    return {**out, **sticker_plan(setup, args.base_mm, args.model_height_mm, args.model_width_mm)}
+        raise ConfigError("--model, --model-height-mm and --model-width-mm need --base-mm: the base the "
+                          "models stand on")
+    base = Base.parse(args.base_mm)
+    model = standing(base, args.model, args.model_height_mm, args.model_width_mm)
+    return {**out, **sticker_plan(setup, base, model)}
 
 
 def run_lens_board(args: argparse.Namespace) -> Any:

@@ -88,6 +88,23 @@ def test_the_runner_up_is_taken_among_the_ids_in_use_when_the_best_is_one_of_the
     assert tried > 150
 
 
+def test_the_planners_margins_are_what_the_decoder_reads_from_the_cells_that_show():
+    """`ringcode.margins` (what plan-camera asks of a model's shadow) against `decode` itself: each id in use,
+    read without error on the visible cells, decodes as itself with its runner-up that many cells off."""
+    rng = np.random.default_rng(5)
+    for shown in (31, 16, 11):
+        visible = np.zeros(ringcode.CELLS, bool)
+        visible[rng.choice(ringcode.CELLS, shown, replace=False)] = True
+        among = sorted(rng.choice(ringcode.ids(), 12, replace=False).tolist())
+        got = ringcode.margins(visible, among)
+        for marker_id, margin in zip(among, got, strict=True):
+            decoded = ringcode.decode(_soft_reads(marker_id, 0, visible.astype(float)), among)
+            assert decoded[3] == margin
+            if margin > 0:
+                assert decoded[:3] == (marker_id, 0, 0.0)
+        assert (got >= ringcode.DISTANCE).all() if shown == 31 else got.min() < ringcode.DISTANCE
+
+
 @pytest.mark.parametrize("marker_id", [0, 17, 95])
 def test_the_printed_sticker_carries_its_codeword_cell_by_cell(marker_id):
     """Read the PNG itself: at each cell's middle, in each band, black is a 1 of the codeword
