@@ -7,7 +7,9 @@ markers found, extras (detections matching no reference marker: false ids), corn
 `smarttable detect` (vision.detect.detect_markers) against plain OpenCV (an ArucoDetector with
 default parameters for the same dictionary) and the AprilTag C library alone on the whole frame
 (`apriltag("tag36h11", maxhamming=1, decimate=1.0)`, decision margin >= 30, for the families it
-knows), and the library's floor: its CPU on a flat grey frame of the same size. The consensus
+knows), the library as ours runs it without ours' edge fit ("floored": unshrunk, with the contrast
+floor, vision/apriltags.py), and the library's floor: its CPU on a flat grey frame of the same size,
+with its default settings. The consensus
 references of the AprilTag sets sit within a few hundredths of a pixel of the library's own corners,
 so its corner error there says little (bench/vision/bench_corners.py measures corners against
 renders' ground truth).
@@ -15,7 +17,8 @@ Goals for ours, per part: >= 98% found, no false ids, >= 95% of corners within 1
 plain OpenCV. CPU is process time (all threads), the median of --repeats runs per photo, interleaved.
 A last table sets ours against the library alone on the sets it knows, per set in each part, per
 part, and per set over all parts: found by each and ours / the library's, and mean CPU ms a photo
-for ours, the library and plain OpenCV with their ratios, all from the same run. `--library-photos`
+for ours, the library, the library as ours runs it (flr) and plain OpenCV with their ratios, all from
+the same run. `--library-photos`
 adds a third part no one here has tuned on: the AprilTag project's own test photos
 (bench/vision/library_photos.py; its references are the library's own detections).
 
@@ -83,7 +86,18 @@ def apriltag_library(image: np.ndarray, dictionary: str) -> list[tuple[int, np.n
             for d in found if d["margin"] >= apriltags.MIN_MARGIN]
 
 
-DETECTORS: dict[str, Detect] = {"plain": plain_opencv, "ours": ours, "library": apriltag_library}
+def floored(image: np.ndarray, dictionary: str) -> list[tuple[int, np.ndarray]]:
+    """The library as ours runs it on a photo (vision/apriltags.py: the whole frame unshrunk, the contrast
+    floor MIN_CONTRAST), without ours' edge fit: what ours costs beyond the library."""
+    name = family(dictionary).library
+    if name is None:
+        return []
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return apriltags.read(grey, name)
+
+
+DETECTORS: dict[str, Detect] = {"plain": plain_opencv, "ours": ours, "library": apriltag_library,
+                                "floored": floored}
 
 
 def cpu_seconds(fn: Callable[[], object]) -> float:
@@ -153,8 +167,9 @@ def versus(group: str, run: Run) -> str:
     ms = {name: 1000 * sum(run.cpu[name]) / run.photos for name in DETECTORS}
     return (f"{group:38s} {run.photos:3d} {o.found:4d}/{o.reference:<4d} {o.recall:6.1%} "
             f"{lib.found:4d}/{lib.reference:<4d} {lib.recall:6.1%} {o.found / max(lib.found, 1):6.3f} "
-            f"{ms['ours']:8.1f} {ms['library']:8.1f} {ms['plain']:8.1f} {ms['ours'] / ms['library']:6.2f} "
-            f"{ms['ours'] / ms['plain']:6.2f} {ms['library'] / ms['plain']:6.2f}")
+            f"{ms['ours']:8.1f} {ms['library']:8.1f} {ms['floored']:8.1f} {ms['plain']:8.1f} "
+            f"{ms['ours'] / ms['library']:6.2f} {ms['ours'] / ms['plain']:6.2f} "
+            f"{ms['library'] / ms['plain']:6.2f} {ms['floored'] / ms['plain']:6.2f}")
 
 
 def report_part(part: str, runs: dict[str, Run], misses: bool) -> None:
@@ -165,8 +180,8 @@ def report_part(part: str, runs: dict[str, Run], misses: bool) -> None:
             continue
         print(f"{name} ({run.photos} photos)")
         for det in DETECTORS:
-            if det == "library" and not run.library_knows:
-                print("  library  (does not know this dictionary)")
+            if det in ("library", "floored") and not run.library_knows:
+                print(f"  {det:8s} (the library does not know this dictionary)")
                 continue
             print(line(det, run.scores[det], run.cpu[det], run.cpu["plain"]))
             if det == "library":
@@ -195,7 +210,8 @@ def report_versus(parts: dict[str, dict[str, Run]]) -> None:
     the sets the library knows (the same photos for both)."""
     print("== ours vs the AprilTag library alone (sets the library knows; CPU: mean ms a photo) ==")
     print(f"{'group':38s} {'n':>3s} {'ours found':>17s} {'library found':>17s} {'ratio':>6s} "
-          f"{'ours ms':>8s} {'lib ms':>8s} {'plain ms':>8s} {'o/lib':>6s} {'o/pl':>6s} {'lib/pl':>6s}")
+          f"{'ours ms':>8s} {'lib ms':>8s} {'flr ms':>8s} {'plain ms':>8s} {'o/lib':>6s} {'o/pl':>6s} "
+          f"{'lib/pl':>6s} {'flr/pl':>6s}")
     known = {part: {name: run for name, run in runs.items() if run.photos and run.library_knows}
              for part, runs in parts.items()}
     for part, runs in known.items():
