@@ -21,7 +21,11 @@ from the board's centre: centre < 8", middle < 16", edge < 24", corner beyond), 
 
     .venv/bin/python bench/vision/bench_outside_stickers.py [--renders N] [--bases 25,60x35,40x20]
         [--height-mm MM] [--tilt X,Y] [--blur PX] [--noise S] [--jpeg Q] [--shadow S] [--k1 K]
-        [--light WHITE,BLACK] [--quick]
+        [--light WHITE,BLACK] [--pose stride|cloak --footprint-mm F] [--quick]
+
+`--pose stride` stands each miniature on two legs whose feet are F mm apart across its base; `--pose
+cloak` gives it a cloak F mm across down to the base (round bases; see docs/vision.md for what a
+footprint wider than the sticker's white middle does).
 """
 
 from __future__ import annotations
@@ -97,18 +101,25 @@ def main() -> None:
     parser.add_argument("--bases", help="only these bases (comma separated: 25, 28.5, 32, 40, 50, 60x35, "
                         "75x42, 40x20; default all)")
     parser.add_argument("--height-mm", type=float, default=HEIGHT_MM, help="the camera's height (1650)")
+    parser.add_argument("--pose", choices=("upright", "stride", "cloak"), default="upright",
+                        help="the miniatures on round bases: upright (the default), striding or cloaked")
+    parser.add_argument("--footprint-mm", type=float, default=0.0,
+                        help="with --pose: the feet's spread or the cloak's width (mm)")
     parser.add_argument("--quick", action="store_true", help="25 mm bases only, one render unless --renders")
     args = parser.parse_args()
+    if args.pose != "upright" and args.footprint_mm <= 0:
+        parser.error(f"--pose {args.pose} needs --footprint-mm")
     tilt = tuple(float(v) for v in args.tilt.split(","))
     paper, ink = (float(v) for v in args.light.split(","))
     camera = Camera.hq_6mm(SIZE, BOARD, args.height_mm, (tilt[0], tilt[1]))
     renders = args.renders or (1 if args.quick else 3)
     only = set(args.bases.split(",")) if args.bases else None
     cases = [c for c in CASES if (c[0] in only if only else not args.quick or c is CASES[0])]
+    pose = f", {args.pose} {args.footprint_mm:g} mm" if args.footprint_mm else ""
     print(f"outside renderer: hq-6mm {SIZE[0]}x{SIZE[1]} at {args.height_mm:g} mm, tilt {tilt}, {BOARD[0]:g}x"
           f"{BOARD[1]:g}\" board, {COUNT} models a render, {renders} renders a case; blur {args.blur:g} px, "
           f"noise {args.noise:g}, JPEG {args.jpeg}, shadow {args.shadow:g}, k1 {args.k1:g}, "
-          f"light {paper:g}/{ink:g}")
+          f"light {paper:g}/{ink:g}{pose}")
     results: dict[str, list[Row]] = {}
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -125,7 +136,7 @@ def main() -> None:
                 for k in range(renders):
                     seed = int(base_mm + length_mm) * 100 + k
                     models = models_for(BOARD, corners_of(BOARD), base_mm, standing, COUNT, seed, body_mm,
-                                        length_mm, stand)
+                                        length_mm, stand, args.pose, args.footprint_mm)
                     renderer = Renderer(camera, BOARD, seed, blur_sigma=args.blur, noise_sigma=args.noise,
                                         jpeg_quality=args.jpeg, shadow=args.shadow, k1=args.k1, paper=paper,
                                         ink=ink)

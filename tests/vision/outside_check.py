@@ -89,14 +89,14 @@ def score(models: list[Model], answer: dict) -> tuple[list[Row], list[int]]:
 
 def models_for(board_in: tuple[float, float], corners: dict[int, tuple[float, float]], base_mm: float,
                model_mm: float, count: int, seed: int, body_mm: float = 0.0, length_mm: float = 0.0,
-               stand: bool = False) -> list[Model]:
+               stand: bool = False, pose: str = "upright", footprint_mm: float = 0.0) -> list[Model]:
     """`count` models spread over the board, random headings and poses (`model_mm` 0: bare stickers; a body
     `body_mm` in radius, 0 the renderer's own scaling; `length_mm`: oval bases that long, cavalry; with
-    `stand`, rectangular stands of 6 mm figures)."""
+    `stand`, rectangular stands of 6 mm figures; `pose` and `footprint_mm`: see Model)."""
     rng = np.random.default_rng(seed)
     places = spread(count, board_in, corners, rng, apart_in=max(2.6, 2.2 * base_mm / 25.4, 1.3 * length_mm / 25.4))
     return [Model(FIRST_ID + k, x, y, round(float(rng.uniform(-180, 180)), 2), base_mm, model_mm, BASE_TOP_MM,
-                  seed * 1000 + k, body_mm, length_mm, stand) for k, (x, y) in enumerate(places)]
+                  seed * 1000 + k, body_mm, length_mm, stand, pose, footprint_mm) for k, (x, y) in enumerate(places)]
 
 
 def check(folder: Path, renderer: Renderer, tiles: dict[int, Tile], markers_toml: str, models: list[Model]

@@ -89,7 +89,9 @@ class Model:
     `body_mm` in radius (0: 5 mm for a 30 mm model, scaled with the height). With `length_mm` the base
     is an oval, `base_mm` across the facing and `length_mm` along it, and the miniature a rider on a
     horse standing along it (`cavalry`); with `stand` too, a rectangular stand of five 6 mm-scale
-    figures (`stand_figures`)."""
+    figures (`stand_figures`). `pose` "stride": the miniature's legs stand `footprint_mm` apart (feet
+    centres) across its base; "cloak": a cloak `footprint_mm` across falls to the base over its lower
+    third ("upright": its body stands on the base, nothing else)."""
 
     id: int
     x: float
@@ -102,6 +104,8 @@ class Model:
     body_mm: float = 0.0
     length_mm: float = 0.0
     stand: bool = False
+    pose: str = "upright"
+    footprint_mm: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -214,19 +218,38 @@ def _dull(rng: np.random.Generator) -> np.ndarray:
 def miniature(model: Model) -> list[Face]:
     """A body (a cylinder `body_mm` in radius, or 5 mm for a 30 mm model scaled with the height), a head, and
     an arm or weapon 8 mm long (scaled) pointing a random way; glued by hand, up to 0.5 mm off the base's
-    centre."""
+    centre; striding or cloaked as its `pose` says."""
     rng = np.random.default_rng(model.seed)
     s = model.height_mm / 30.0
     off = rng.uniform(-0.5, 0.5, 2)
     feet = np.array([model.x * MM + off[0], model.y * MM + off[1], -model.base_top_mm])
     up = np.array([0.0, 0.0, -1.0])
     body_r, body_h = model.body_mm or 5.0 * s, model.height_mm
-    faces = _cylinder(feet, up, body_r, body_h, _dull(rng))
+    paint = _dull(rng)
+    faces = _legs(model, feet, body_r, body_h, paint) if model.pose == "stride" else \
+        _cylinder(feet, up, body_r, body_h, paint)
+    if model.pose == "cloak":
+        faces += _cylinder(feet, up, model.footprint_mm / 2, body_h / 3, paint)
     faces += _sphere(feet + up * (body_h + 2.5 * s), 3.6 * s, _dull(rng))
     turn, tilt = rng.uniform(0, 2 * math.pi), math.radians(rng.uniform(-35, 35))
     out = np.array([math.cos(turn) * math.cos(tilt), math.sin(turn) * math.cos(tilt), -math.sin(tilt)])
     shoulder = feet + up * body_h * rng.uniform(0.55, 0.8) + out * body_r * 0.6
     faces += _cylinder(shoulder, out, 1.3 * s, 8.0 * s + 0.4 * body_r, _dull(rng), sides=10)
+    return faces
+
+
+def _legs(model: Model, feet: np.ndarray, body_r: float, body_h: float, paint: np.ndarray) -> list[Face]:
+    """Two legs from feet `footprint_mm` apart (a random way across the base) to the hips, 40% up, and the
+    body from there."""
+    turn = np.random.default_rng(model.seed + 1).uniform(0, 2 * math.pi)
+    across = np.array([math.cos(turn), math.sin(turn), 0.0])
+    hips = feet + np.array([0.0, 0.0, -0.4 * body_h])
+    faces = _cylinder(hips, np.array([0.0, 0.0, -1.0]), body_r, 0.6 * body_h, paint)
+    for side in (-1.0, 1.0):
+        foot = feet + across * side * model.footprint_mm / 2
+        leg = hips - foot
+        length = float(np.linalg.norm(leg))
+        faces += _cylinder(foot, leg / length, 1.8 * model.height_mm / 30.0, length, paint, sides=10)
     return faces
 
 

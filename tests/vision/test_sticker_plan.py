@@ -195,3 +195,30 @@ def test_a_sticker_point_is_hidden_where_its_ray_to_the_camera_passes_through_th
     brute = _inside(model, along.reshape(-1, 3)).reshape(len(points), len(t)).any(axis=1)
     assert got.sum() > 40 and (~got).sum() > 40  # both kinds of ray tried
     assert (got != brute).sum() <= 2
+
+
+def _posed(tmp_path, pose: str, footprint_mm: float) -> tuple[int, int]:
+    """(located, false ids) of 30 mm models on 25 mm bases in a pose, at the half set-up's 11 places
+    (centre, edges, corners), 2 renders, through the outside check."""
+    tiles, markers_toml = print_tiles(tmp_path, 25.0, len(PLACES))
+    located = false_ids = 0
+    for seed in (1, 2):
+        models = [Model(FIRST_ID + k, x, y, (seed * 71 + k * 37) % 360 - 180.0, 25.0, 30.0, BASE_TOP_MM,
+                        seed * 1000 + k, pose=pose, footprint_mm=footprint_mm)
+                  for k, (x, y) in enumerate(PLACES)]
+        renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=seed)
+        rows, false, _ = check(tmp_path, renderer, tiles, markers_toml, models)
+        located += sum(r.located for r in rows)
+        false_ids += len(false)
+    return located, false_ids
+
+
+def test_feet_may_stride_across_the_ring_and_a_solid_footprint_must_leave_its_outer_edge(tmp_path):
+    """A 25 mm sticker's white middle is 11 mm across and its locator ring's outer edge 13.2 mm. Legs
+    striding across the ring hide two short arcs of it: located all the same. A cloak down to the base
+    (or a model's own moulded base) hides the ring all round: it still reads while the ring's outer edge
+    shows (13 mm), and not once it is covered (16 mm: none of 22 measured); never as a wrong id."""
+    assert _posed(tmp_path, "stride", 14.0) == (22, 0)
+    assert _posed(tmp_path, "cloak", 13.0) == (22, 0)
+    located, false_ids = _posed(tmp_path, "cloak", 16.0)
+    assert located <= 2 and false_ids == 0
