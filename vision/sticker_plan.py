@@ -6,8 +6,8 @@ rider on a horse standing along an oval. A point of the sticker is hidden where 
 it passes through the model; the farther the base from under the camera, the more the model leans
 outward over the sticker. For each distance from under the camera and each way the model may face,
 the plan asks what the reader asks (vision/sticker_read.py):
-- does the locator ring show: its outer edge (the ring and the white gap beside it) on at least
-  FIRST_LOOK of its round;
+- does the locator ring show: its outer edge (the ring's outermost tenth, RING_EDGE, and the white gap
+  beside it) on at least FIRST_LOOK of its round (a model's feet may cover the rest of the ring);
 - which code cells show (at least half of a cell, in both bands), and do they still tell the sticker's
   id from every other id in use and every turn by `sticker_read.MIN_MARGIN` cells, with the model's arms
   or weapon hiding ARM_CELLS more.
@@ -50,7 +50,11 @@ FACINGS = 12  # ways the model faces, relative to the camera's foot
 LEANS = 25  # distances from under the camera to the board's corner
 REGIONS_IN = (8.0, 16.0, 24.0)  # the region bounds, inches from under the camera
 CODE_RADII = tuple((a + b) / 2 for a, b in BANDS)
-RING_SIDES = ((RING[0] + RING[1]) / 2, (RING[1] + GAP) / 2)  # the ring, and the white gap outside it
+# where the locator ring must show: its outermost tenth (the reader fits the ring's outer edge; a footprint
+# wider than the white middle hides the rest: models 12.5 mm wide on 25 mm bases, whose ring's outer edge is
+# 13.2 mm across, all located; 13 mm, 9 of 11: tests/vision/test_sticker_plan.py) and the white gap outside
+RING_EDGE = RING[1] - 0.1 * (RING[1] - RING[0])
+RING_SIDES = (RING_EDGE, (RING[1] + GAP) / 2)
 ROUND_BASES = (25.0, 28.5, 32.0, 40.0, 50.0, 60.0)
 OVAL_BASES = ((60.0, 35.0), (75.0, 42.0), (90.0, 52.0), (105.0, 70.0))
 
@@ -273,10 +277,11 @@ def sticker_advice(s: Setup, base: Base, model: Standing, here: Reading, px: flo
         out.append(f"the code's bands are {px:.1f} px wide at {s.height_mm:g} mm (read reliably from "
                    f"{BAND_PX:g} px): lower the camera to {top} mm or less if it still sees the board, "
                    "capture at a higher resolution" + (f", or use {bigger} mm bases" if bigger else ""))
-    middle = 2 * RING[0] * sticker.radius_mm
-    if model.kind == "foot" and model.width_mm >= middle:
-        out.append(f"a model {model.width_mm:g} mm wide covers the locator ring round its feet (they stand "
-                   f"in the sticker's white middle, {middle:.1f} mm across)")
+    edge = 2 * RING_EDGE * sticker.radius_mm
+    if model.kind == "foot" and model.width_mm >= edge:
+        out.append(f"a model {model.width_mm:g} mm wide covers the locator ring's outer edge round its feet "
+                   f"(the table finds the base's centre from it; it shows round a model up to {edge:.1f} mm "
+                   "wide)")
     if here.board_share < 1.0:
         up = _everywhere_from(s, sticker, model)
         if up is not None:

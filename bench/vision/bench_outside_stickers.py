@@ -25,7 +25,7 @@ from the board's centre: centre < 8", middle < 16", edge < 24", corner beyond), 
 
 `--pose stride` stands each miniature on two legs whose feet are F mm apart across its base; `--pose
 cloak` gives it a cloak F mm across down to the base (round bases; see docs/vision.md for what a
-footprint wider than the sticker's white middle does).
+footprint wider than the locator ring's outer edge does).
 """
 
 from __future__ import annotations

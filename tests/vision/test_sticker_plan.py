@@ -61,16 +61,25 @@ def test_where_the_plan_says_the_sticker_reads_everywhere_every_model_is_located
 
 
 def test_where_the_plan_says_the_model_hides_the_ring_models_are_not_reliably_located(config):
-    """A 13 mm-wide model on a 25 mm base: wider than the sticker's white middle. Fewer than the 98% the
-    issue asks for are located (decoding through doubtful cells as erasures: 7 of 11; before, 4). The
-    bigger base the plan advises reads every one."""
+    """A 13 mm-wide model on a 25 mm base covers the locator ring's outer edge (13.2 mm across; the plan
+    wants its outermost tenth to show, 13.0 mm). Fewer than the 98% the issue asks for are located (9 of
+    11). The bigger base the plan advises reads every one."""
     p = plan(HALF, "25", 30.0, 13.0)
     assert p["sticker_reading"] == "unreliable" and p["sticker_board_share"] == 0.0
     assert p["sticker_read_share"]["board"] == 0.0
     assert located_share(config, 25.0, 13.0) < 0.98
     assert any(a.startswith("28.5 mm bases:") for a in p["sticker_advice"])
+    assert "covers the locator ring's outer edge" in p["sticker_advice"][0]
     assert plan(HALF, "28.5", 30.0, 13.0)["sticker_reading"] == "reliable"
     assert located_share(config, 28.5, 13.0) == 1.0
+
+
+def test_a_model_wider_than_the_white_middle_reads_while_the_rings_outer_edge_shows(config):
+    """A 12.5 mm-wide model on a 25 mm base covers the white middle (11 mm) and the inner part of the
+    ring, not its outer edge: the plan says it reads everywhere, and every one is located."""
+    p = plan(HALF, "25", 30.0, 12.5)
+    assert p["sticker_reading"] == "reliable" and p["sticker_board_share"] == 1.0
+    assert located_share(config, 25.0, 12.5) == 1.0
 
 
 def test_where_the_plan_says_the_bands_are_thin_some_models_are_lost(config):
