@@ -226,8 +226,10 @@ def miniature(model: Model) -> list[Face]:
     up = np.array([0.0, 0.0, -1.0])
     body_r, body_h = model.body_mm or 5.0 * s, model.height_mm
     paint = _dull(rng)
-    faces = _legs(model, feet, body_r, body_h, paint) if model.pose == "stride" else \
-        _cylinder(feet, up, body_r, body_h, paint)
+    if model.pose == "stride":
+        faces = _legs(model, feet, body_r, body_h, paint)
+    else:
+        faces = _cylinder(feet, up, body_r, body_h, paint)
     if model.pose == "cloak":
         faces += _cylinder(feet, up, model.footprint_mm / 2, body_h / 3, paint)
     faces += _sphere(feet + up * (body_h + 2.5 * s), 3.6 * s, _dull(rng))
