@@ -64,6 +64,15 @@ function apply(state) {
   refreshCard();
   refreshVictory();
   if (location.hash.startsWith("#log")) { refreshLog(); refreshBookmarks(); }
+  keepClearOfTop();
+}
+
+// The sticky header grows with its warnings: what is scrolled into view keeps clear of it (panel.css's
+// scroll-padding-top). Set as soon as a state changes it, not only when the ResizeObserver reports a new
+// size at the next rendering: a scroll in between (a tap, a focused field) put what it showed under the
+// header, and nothing moved it out again (WebKit, a loaded machine).
+function keepClearOfTop() {
+  document.documentElement.style.setProperty("--top-h", `${Math.ceil($("top").getBoundingClientRect().height)}px`);
 }
 
 // What an open card's answers depend on: where the models stand, the terrain, the rulings, the phase.
@@ -548,9 +557,7 @@ $("undo").addEventListener("click", async () => {
   if (await confirmed("Take back the last change?", "Undo")) attempt(() => send("POST", "/api/undo"), "Undone");
 });
 window.addEventListener("hashchange", route);
-// The sticky header grows with its warnings: what is scrolled into view keeps clear of it (panel.css).
-new ResizeObserver(([top]) => document.documentElement.style.setProperty(
-  "--top-h", `${Math.ceil(top.target.getBoundingClientRect().height)}px`)).observe($("top"));
+new ResizeObserver(keepClearOfTop).observe($("top"));
 keepAwake();
 route();
 getJSON("/api/state").then(apply).catch(() => {}).finally(() => connect(app, apply));
