@@ -41,6 +41,12 @@ class _Detector(ctypes.Structure):
                 ("debug", ctypes.c_bool), ("qtp", _QuadThreshParams)]
 
 
+class _Family(ctypes.Structure):
+    # the head of apriltag_family_t: the fields read here
+    _fields_ = [("ncodes", ctypes.c_uint32), ("codes", ctypes.c_void_p), ("width_at_border", ctypes.c_int),
+                ("total_width", ctypes.c_int), ("reversed_border", ctypes.c_bool), ("nbits", ctypes.c_uint32)]
+
+
 class _Image(ctypes.Structure):
     _fields_ = [("width", ctypes.c_int32), ("height", ctypes.c_int32), ("stride", ctypes.c_int32),
                 ("buf", ctypes.POINTER(ctypes.c_uint8))]
@@ -90,7 +96,21 @@ def _load() -> ctypes.CDLL:
     lib.apriltag_detections_destroy.argtypes = [ctypes.POINTER(_ZArray)]
     for family in FAMILIES:
         getattr(lib, f"{family}_create").restype = ctypes.c_void_p
+        getattr(lib, f"{family}_destroy").argtypes = [ctypes.c_void_p]
     return lib
+
+
+def code_space(family: str) -> tuple[int, int]:
+    """(codes, bits a code) of a family the library knows."""
+    if family not in FAMILIES:
+        raise ConfigError(f"the AprilTag library has no family {family!r}; it knows {', '.join(FAMILIES)}")
+    lib = _load()
+    pointer = getattr(lib, f"{family}_create")()
+    try:
+        made = ctypes.cast(pointer, ctypes.POINTER(_Family)).contents
+        return int(made.ncodes), int(made.nbits)
+    finally:
+        getattr(lib, f"{family}_destroy")(pointer)
 
 
 class Detector:

@@ -19,14 +19,20 @@ Two things keep its cost near OpenCV's detector:
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import comb
 
 import cv2
 import numpy as np
 
-from vision.apriltag_c import Detector
+from vision.apriltag_c import Detector, code_space
 
 MIN_MARGIN = 30.0  # the library's decision margin; real markers on the photos score 38-150
-MAX_HAMMING = 1  # bits the library may correct (its default)
+MAX_HAMMING = 1  # bits the library may correct (its default), in families where it is safe:
+# correcting stops where more than MAX_CHANCE_READ of arbitrary patterns (clutter, the inside of another
+# family's tag) would read as some code. That leaves tag16h5 (30 codes of 16 bits: 3.1% with a bit
+# corrected, 0.18% without; on the real photos, 17 of their 36h11 tags read as 16h5 tags with a bit
+# corrected and none without) and tagCircle21h7 (0.16%) uncorrected; tag36h11 corrects one (1.3e-6).
+MAX_CHANCE_READ = 1e-3
 MIN_CONTRAST = 30  # grey levels: see the module's docstring
 # a shrunk copy keeps this many pixels a cell of the smallest marker as the detector's settings
 # underestimate it (85% of its size after calibration): about 2.6 px a cell, where the library reads
@@ -39,10 +45,22 @@ TO_OPENCV_ORDER = [1, 0, 3, 2]
 _detectors: dict[str, Detector] = {}  # one per family and process
 
 
+def chance_read(family: str, hamming: int) -> float:
+    """The chance that an arbitrary pattern of the family's bits reads as one of its codes, in any of
+    four turns, with up to `hamming` bits corrected."""
+    codes, bits = code_space(family)
+    return 4 * codes * sum(comb(bits, k) for k in range(hamming + 1)) / 2 ** bits
+
+
+def max_hamming(family: str) -> int:
+    """Bits the library corrects in a family: MAX_HAMMING, or fewer where that reads clutter."""
+    return max([h for h in range(MAX_HAMMING + 1) if chance_read(family, h) <= MAX_CHANCE_READ], default=0)
+
+
 def library(family: str) -> Detector:
     """The library's detector for a family (its name: `tag36h11`, ...), made on first use."""
     if family not in _detectors:
-        _detectors[family] = Detector(family, MAX_HAMMING, MIN_CONTRAST)
+        _detectors[family] = Detector(family, max_hamming(family), MIN_CONTRAST)
     return _detectors[family]
 
 

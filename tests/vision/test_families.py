@@ -83,6 +83,23 @@ def test_the_contrast_floor_reads_a_faint_marker_and_leaves_a_fainter_one():
     assert [d.id for d in default.detect(fainter)] == [3] and floor.detect(fainter) == []
 
 
+def with_a_cell_flipped(dictionary: str, marker_id: int) -> np.ndarray:
+    """marker_image's marker with one data cell (the second row's second) turned the other colour."""
+    image, _ = marker_image(dictionary, marker_id)
+    cell = 80 // family(dictionary).square_cells
+    y, x = 100 + 2 * cell, 60 + 2 * cell
+    image[y:y + cell, x:x + cell] = 255 - image[y:y + cell, x:x + cell]
+    return image
+
+
+def test_one_damaged_cell_is_corrected_only_where_a_chance_read_stays_rare():
+    assert apriltags.max_hamming("tag36h11") == 1 and apriltags.chance_read("tag36h11", 1) < 2e-6
+    assert apriltags.max_hamming("tag16h5") == 0 and apriltags.chance_read("tag16h5", 1) > 0.03
+    assert [i for i, _ in apriltags.read(with_a_cell_flipped("DICT_APRILTAG_36h11", 7), "tag36h11")] == [7]
+    assert [i for i, _ in apriltags.read(marker_image("DICT_APRILTAG_16h5", 7)[0], "tag16h5")] == [7]
+    assert apriltags.read(with_a_cell_flipped("DICT_APRILTAG_16h5", 7), "tag16h5") == []
+
+
 def test_a_family_the_library_does_not_have_is_named():
     with pytest.raises(ConfigError, match="no family 'tag99h1'"):
         Detector("tag99h1", 1, 30)
