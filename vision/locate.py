@@ -29,6 +29,7 @@ from vision.detect import (
     guess_px_per_inch,
 )
 from vision.families import family
+from vision.focus import Focus, measure
 from vision.lens import Intrinsics, load_intrinsics
 from vision.lensfit import MODEL_LOG_FOCAL_SD, PRIOR_LOG_FOCAL_SD, LensFit, apart, fit_lens, prior_lens
 from vision.sticker import TYPICAL_BASE_HEIGHT_MM, Sticker
@@ -190,6 +191,7 @@ class LocateResult:
     markers: tuple[Located, ...]
     warnings: tuple[str, ...]
     detections: tuple[Detection, ...]
+    focus: Focus | None = None
 
     @property
     def calibrated(self) -> bool:
@@ -203,6 +205,8 @@ class LocateResult:
             out["lens"] = self.calibration.lens
             if self.calibration.lens_fit is not None:
                 out["lens_estimate"] = lens_summary(self.calibration.lens_fit)
+        if self.focus is not None:
+            out["focus"] = self.focus.to_dict()
         return out
 
 
@@ -592,10 +596,15 @@ def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | Non
         warnings.append(LENS_ASSUMED)
     if calibration.lens_check:
         warnings.append(calibration.lens_check)
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    focus = measure(grey, detections, setup.corner_ids, family(setup.dictionary).square_cells, setup.stickers,
+                    calibration.px_per_inch)
+    soft = None if focus is None else focus.warning()
+    warnings += [soft] if soft else []
     placed, more = place_markers(detections, setup, calibration, image.shape)
     why = None if more else models_warning(detections, setup, image.shape, len(placed))
     return LocateResult(calibration, tuple(placed), tuple(warnings + more + ([why] if why else [])),
-                        tuple(detections))
+                        tuple(detections), focus)
 
 
 def models_warning(detections: Sequence[Detection], setup: VisionSetup, image_shape: tuple[int, ...],

@@ -56,6 +56,11 @@ class Sticker:
     def radius_mm(self) -> float:
         return self.diameter_mm / 2
 
+    @property
+    def band_mm(self) -> float:
+        """The width of each code band."""
+        return (BANDS[0][1] - BANDS[0][0]) * self.radius_mm
+
     def radii_mm(self) -> dict[str, float]:
         r = self.radius_mm
         return {"ring_in": RING[0] * r, "ring_out": RING[1] * r, "gap": GAP * r,

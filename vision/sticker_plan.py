@@ -198,7 +198,7 @@ def reading(s: Setup, sticker: Sticker, model: Standing, camera_mm: float) -> Re
 
 
 def band_px(sticker: Sticker, px_per_mm: float) -> float:
-    return (BANDS[0][1] - BANDS[0][0]) * sticker.radius_mm * px_per_mm
+    return sticker.band_mm * px_per_mm
 
 
 def verdict(share: float, px: float) -> str:

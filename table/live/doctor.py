@@ -11,10 +11,15 @@ import sqlite3
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from table.config import Config, load_config
 from table.errors import SetupError, TableError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.locate import VisionSetup
 
 Finding = dict[str, Any]
 MIN_FREE_BYTES = 1 << 20     # less free space than this beside the game log is a fault
@@ -98,13 +103,14 @@ def check_camera(config: Config) -> list[Finding]:
                          "`rpicam-hello --list-cameras`, and [camera] source in the config")]
     try:
         pipeline = VisionPipeline(config)
-        observation, size = None, ""
+        observation, size, image = None, "", None
         for _ in range(4):
             frame = source.read()
             if frame is None:
                 break
             observation = pipeline.process(frame)
-            size = f"{frame.image.shape[1]}x{frame.image.shape[0]}"
+            image = frame.image
+            size = f"{image.shape[1]}x{image.shape[0]}"
     except TableError as exc:
         return [_finding("camera", False, f"camera opened but failed: {exc}", "reseat the camera cable")]
     finally:
@@ -122,11 +128,30 @@ def check_camera(config: Config) -> list[Finding]:
         found.append(_finding("calibration", True, detail))
         if observation.lens is not None:
             found.append(lens_finding(observation.lens))
+        focus = None if image is None else focus_finding(image, pipeline.setup)
+        if focus is not None:
+            found.append(focus)
     else:
         why = "; ".join(observation.warnings) or "corner markers not seen"
         found.append(_finding("calibration", False, f"board not located; {why}",
                               f"make corner markers {sorted(corners)} visible, flat and unobstructed"))
     return found
+
+
+def focus_finding(image: np.ndarray, setup: VisionSetup) -> Finding | None:
+    """How sharp the camera sees the board (vision/focus.py), from a frame located afresh: whether the
+    smallest ring stickers in use read at that blur."""
+    from vision.locate import locate
+
+    focus = locate(image, setup).focus
+    if focus is None:
+        return None
+    detail = f"edges blurred by {focus.blur_px:.1f} px (sigma, measured on the corner markers)"
+    if focus.limit_px is not None:
+        detail += f"; ring stickers on {focus.base_mm:g} mm bases read reliably up to {focus.limit_px:.1f} px"
+    return _finding("focus", not focus.too_soft, detail,
+                    "focus the lens on the board: turn its focus ring until the corner markers' edges are "
+                    "sharpest (docs/vision.md, \"Focus\")")
 
 
 def lens_finding(lens: dict[str, Any]) -> Finding:

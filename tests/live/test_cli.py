@@ -129,6 +129,8 @@ def test_doctor_finds_the_board_in_recorded_frames(tmp_path, capsys):
     assert checks["lens"]["ok"] and checks["lens"]["detail"].startswith(
         "estimated from the board: 8 model markers and 16 corner-marker corners, residual ")
     assert checks["LED layout"]["detail"].startswith("under-board-grid: 256 LEDs")
+    assert checks["focus"]["ok"], checks["focus"]  # square markers: the blur is reported, nothing to fail
+    assert checks["focus"]["detail"].startswith("edges blurred by ")
     if not Path("/dev/spidev0.0").exists():
         assert not checks["SPI"]["ok"] and "raspi-config" in checks["SPI"]["fix"]
         assert report["ok"] is False and any(f.startswith("SPI:") for f in report["fix"])

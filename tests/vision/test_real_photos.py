@@ -5,6 +5,7 @@ in each part at least 98% of them found, no false ids, at least 95% of corners w
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import subprocess
@@ -22,6 +23,7 @@ from vision.detect import (
     detector_parameters,
     get_dictionary,
 )
+from vision.focus import edge_blur_px
 from vision.images import read_image
 from vision.photoset import PARTS, Score, corner_errors, load_set, photo_sets, score, split
 
@@ -116,6 +118,25 @@ def test_no_36h11_tag_on_the_photos_reads_as_a_tag16h5():
             if photos[0].dictionary == "DICT_APRILTAG_36h11" for photo in photos
             for d in detect_markers(read_image(photo.path), "DICT_APRILTAG_16h5")]
     assert read == []
+
+
+def test_the_blur_measured_on_real_markers_adds_up_as_a_lens_blur_does():
+    """Gaussian blurs add in quadrature: each room photo's blur, measured on its reference markers (those
+    of 6 px a cell or more), then the photo blurred by 1.5 px more, measures sqrt(blur^2 + 1.5^2)."""
+    require_photos()
+    photos = load_set(PHOTOS / "E_swatbotics_mapping")
+    measured = 0
+    for photo in photos:
+        grey = read_image(photo.path)  # read as grey
+        quads = [np.asarray(m.corners, float) for m in photo.markers]
+        blur = edge_blur_px(grey, quads, 8)
+        if blur is None:
+            continue
+        measured += 1
+        assert 0.4 < blur < 1.5, photo.path.name
+        more = edge_blur_px(cv2.GaussianBlur(grey, (0, 0), 1.5), quads, 8)
+        assert more is not None and abs(more - math.hypot(blur, 1.5)) < 0.12, (photo.path.name, blur, more)
+    assert measured >= 20
 
 
 def test_the_unlisted_markers_are_real():
