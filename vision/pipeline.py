@@ -30,6 +30,8 @@ from vision.budget import Deadline, Sweep, inside, split_box
 from vision.calibrate import Calibration
 from vision.changes import Box, ChangeDetector, box_around, covered, merge_boxes
 from vision.detect import MM_PER_INCH, Detection, MarkerDetector, diagonal_centre
+from vision.families import family
+from vision.focus import Focus, measure
 from vision.lenslearn import LensLearner
 from vision.locate import (
     VisionSetup,
@@ -108,6 +110,7 @@ class VisionPipeline:
         # the budgeted passes' ring-sticker searches: of what changed (and settling places), of the sweep
         self._stickers: tuple[StickerSearch, StickerSearch] | None = None
         self.lens = LensLearner()  # the lens over frames (without `[camera] intrinsics`)
+        self.focus: Focus | None = None  # measured on the corner markers at each full pass
 
     def set_heights(self, heights_mm: Mapping[int, float]) -> None:
         """Marker heights above the board by id (from the roster), for parallax; others use
@@ -137,7 +140,7 @@ class VisionPipeline:
         if self._bumps:  # corner markers look moved: hold every model until that is settled
             return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), (),
                                tuple(warnings), self.calibration.reprojection_error_px,
-                               lens_state(self.calibration))
+                               lens_state(self.calibration), self._focus())
         side = self._side_px()
         inset = 0.5 * OVERLAP_SIDES * side
         stickers = self._stickers or ()
@@ -162,7 +165,10 @@ class VisionPipeline:
         self.timings.tracking = time.process_time() - started
         return Observation(frame.timestamp, True, self.tracker.poses(frame.timestamp), tuple(moves),
                            tuple(warnings), self.calibration.reprojection_error_px,
-                           lens_state(self.calibration))
+                           lens_state(self.calibration), self._focus())
+
+    def _focus(self) -> dict | None:
+        return None if self.focus is None else self.focus.to_dict()
 
     def _learn_lens(self, detections: list[Detection], placed: list, image_shape: tuple[int, ...]) -> None:
         """Give the lens learner this frame's squares; when enough new places came to rest, take the lens
@@ -240,6 +246,10 @@ class VisionPipeline:
                                        sharpen=False, stickers=False)
             warnings += self._check_bump(grey, detections)
         self._note_corners(detections)
+        if self.calibration is not None:
+            cells = family(self.setup.dictionary).square_cells
+            self.focus = measure(grey, detections, self.setup.corner_ids, cells, self.setup.stickers,
+                                 self.calibration.px_per_inch) or self.focus
         return detections, warnings
 
     def _recover(self, grey: np.ndarray, detections: list[Detection], changed: list[Box] | None,

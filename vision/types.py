@@ -82,3 +82,6 @@ class Observation:
     # the lens it was seen through (vision.locate.lens_state): "source" calibrated, estimated or assumed,
     # and the estimate (markers, residual_px, k1, k2, ...); None before calibration
     lens: dict | None = None
+    # the camera's blur (vision.focus.Focus.to_dict: blur_px, and with ring stickers sticker_base_mm and
+    # sticker_limit_px), measured at the last full pass; None before one measured it
+    focus: dict | None = None

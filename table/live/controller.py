@@ -129,7 +129,8 @@ class TableController:
         self._lock = locks.rlock("controller")
         self.status: dict[str, Any] = {"camera": "starting" if open_source else "none", "camera_detail": "",
                                        "calibration": "unknown", "frames": 0, "dropped": 0, "bad_frames": 0,
-                                       "last_error": "", "resumed": False, "lens": None}
+                                       "last_error": "", "resumed": False, "lens": None,
+                                       "focus": None}
         self._last_error_at = -math.inf
         self._latest: Frame | None = None
         self._capture: Capture | None = None
@@ -377,6 +378,8 @@ class TableController:
         self.status["calibration"] = "ok" if obs.calibrated else "uncalibrated"
         if obs.lens is not None:
             self.status["lens"] = obs.lens  # as estimated (or calibrated, and checked), from how many markers
+        if obs.focus is not None:
+            self.status["focus"] = obs.focus  # the camera's blur, measured at the last full pass
         if obs.calibrated:
             events = self.sightings.observe(self.state, obs, self.clock(), self.games)
             if not self.state.over:               # an ended game takes no more moves

@@ -80,7 +80,37 @@ def test_the_camera_page_shows_the_lens_as_the_board_shows_it(browser, tmp_path)
         expect(lens).to_contain_text("✓ Estimated from the board: 8 markers, residual 0.")
         expect(lens).to_contain_text("k1 ")
         expect(lens).to_be_in_viewport()
+        focus = row(page, "Focus")  # the demo's square markers: the blur is shown, nothing to fail
+        expect(focus).to_contain_text("✓ Measured: edges blurred 0.")
         page.screenshot(path=str(ARTIFACTS / "camera-390-lens.png"))
+    finally:
+        context.close()
+        server.close()
+        controller.close()
+
+
+def test_the_camera_page_says_when_the_lens_is_out_of_focus_for_the_stickers(browser, tmp_path):
+    """The blur the last full pass measured against what the smallest ring stickers read to (vision/focus.py)."""
+    camera = Camera()
+    controller = demo_controller(tmp_path, pipeline=camera)
+    models = [m for m in controller.state.scene.models if m.marker is not None]
+    show(controller, camera, {m.marker: m.position for m in models}, 0)
+    server = LiveServer(make_app(controller, tmp_path))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/#setup/camera")
+        focus = row(page, "Focus")
+        expect(focus).to_have_text("… Not measured yet")
+        for blur, text in ((0.93, "✓ Sharp enough: edges blurred 0.9 px (25 mm stickers read to 1.6 px)"),
+                           (2.07, "✗ Out of focus: edges blurred 2.1 px, and 25 mm stickers read to 1.6 px: "
+                                  "turn the lens's focus ring until the corner markers are sharpest")):
+            camera.observation = Observation(2.0, True, {}, focus={"blur_px": blur, "sticker_base_mm": 25.0,
+                                                                  "sticker_limit_px": 1.63})
+            controller.process(Frame(np.zeros((8, 8), np.uint8), 2.0, 2))
+            expect(focus).to_have_text(text)
+        expect(focus).to_be_in_viewport()
+        page.screenshot(path=str(ARTIFACTS / "camera-390-out-of-focus.png"))
     finally:
         context.close()
         server.close()

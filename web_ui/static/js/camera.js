@@ -39,6 +39,20 @@ function lens(status) {
   return ["wait", "Assumed: too few models on the board to see it, so the error bars are wide (put models on the board, or run calibrate-lens)"];
 }
 
+// How sharp the camera sees (the blur measured on the corner markers' edges) and, with ring stickers, whether
+// the smallest of them still read at it.
+function focus(status) {
+  const f = status.focus;
+  if (!f) return ["wait", "Not measured yet"];
+  const blur = `edges blurred ${f.blur_px.toFixed(1)} px`;
+  if (f.sticker_limit_px === undefined) return ["ok", `Measured: ${blur}`];
+  const reads = `${f.sticker_base_mm} mm stickers read to ${f.sticker_limit_px.toFixed(1)} px`;
+  if (f.blur_px > f.sticker_limit_px) {
+    return ["bad", `Out of focus: ${blur}, and ${reads}: turn the lens's focus ring until the corner markers are sharpest`];
+  }
+  return ["ok", `Sharp enough: ${blur} (${reads})`];
+}
+
 function modelsSeen(scene) {
   const marked = (scene.models || []).filter((m) => m.marker !== null && m.marker !== undefined);
   const seen = marked.filter((m) => m.state === "tracked");
@@ -58,7 +72,8 @@ function lastProblem(status) {
 export function renderCameraSummary(box, state) {
   const status = state.status || {};
   const rows = [["Seeing the board?", seeing(status)], ["Models seen", modelsSeen(state.scene || {})],
-                ["Calibration", calibration(status)], ["Lens", lens(status)], ["Last problem", lastProblem(status)]];
+                ["Calibration", calibration(status)], ["Lens", lens(status)], ["Focus", focus(status)],
+                ["Last problem", lastProblem(status)]];
   box.replaceChildren(...rows.flatMap(([name, [mood, text]]) => [el("dt", {}, name),
     el("dd", { class: `mood-${mood}`, "data-row": name }, `${{ ok: "✓", bad: "✗", wait: "…" }[mood]} ${text}`)]));
 }
