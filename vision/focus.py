@@ -40,7 +40,7 @@ MIN_SIDES = 4  # sides needed for a measurement
 #   40 mm, 6.09 px: 80 at 2.5 (2.54), 78 at 3.0 (3.01): limit 2.74 px
 STICKER_BLUR_SHARE = 0.45
 _SIGMAS = np.arange(0.2, 4.01, 0.1)  # the coarse grid: blur sigma and the edge's offset, px
-_X0 = np.arange(-2.0, 2.01, 0.2)
+_X0 = np.arange(-0.3, 0.31, 0.1)  # about the half-way crossing
 _U = np.linspace(-12.0, 12.0, 4801)
 _PHI = 0.5 * (1.0 + np.array([math.erf(v / math.sqrt(2.0)) for v in _U]))
 
@@ -133,12 +133,19 @@ def _rise(grey: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray, re
 
 def _fit_step(x: np.ndarray, profile: np.ndarray) -> float | None:
     """Sigma of the blurred step low + (high - low) Phi((x - x0) / sigma) that fits `profile` best (least
-    squares: low and high solved for each sigma and x0, on a coarse grid and then a fine one round its
-    best); None at the coarse grid's ends."""
-    sigma, x0 = _best(x, profile, _SIGMAS, _X0)
+    squares: low and high solved for each sigma and x0 on a grid, x0 near where the profile crosses half-way,
+    then on a finer grid round the best); None at the coarse grid's ends."""
+    k = max(1, x.size // 10)
+    half = (np.median(profile[:k]) + np.median(profile[-k:])) / 2
+    above = np.flatnonzero(profile >= half)
+    if not len(above) or above[0] == 0:
+        return None
+    i = above[0]
+    middle = x[i - 1] + (half - profile[i - 1]) / (profile[i] - profile[i - 1]) * (x[i] - x[i - 1])
+    sigma, x0 = _best(x, profile, _SIGMAS, middle + _X0)
     if sigma in (_SIGMAS[0], _SIGMAS[-1]):
         return None
-    sigma, _ = _best(x, profile, sigma + np.arange(-0.1, 0.101, 0.01), x0 + np.arange(-0.2, 0.201, 0.04))
+    sigma, _ = _best(x, profile, sigma + np.arange(-0.1, 0.101, 0.01), x0 + np.arange(-0.1, 0.101, 0.05))
     return sigma
 
 

@@ -56,6 +56,9 @@ from vision.types import Frame, Observation
 
 BUMP_INCHES = 0.04  # a corner marker this far from where calibration puts it has moved
 BUMP_FRAMES = 2  # ... in this many checks running, with at least two corner markers
+# the camera's focus is measured again on the corner markers seen at most this often (seconds of frame time):
+# turning the lens's focus ring changes the whole frame, so they are searched again as it turns
+FOCUS_EVERY_S = 2.0
 FULL_PASS_AREA = 0.4  # when more of the frame than this changed, search all of it again (piece by piece)
 DETECT_SHARE = 0.3  # of the frame interval (1 / camera fps): changed regions and the sweep
 RECOVERY_SHARE = 0.1  # ... and the recovery search
@@ -110,7 +113,8 @@ class VisionPipeline:
         # the budgeted passes' ring-sticker searches: of what changed (and settling places), of the sweep
         self._stickers: tuple[StickerSearch, StickerSearch] | None = None
         self.lens = LensLearner()  # the lens over frames (without `[camera] intrinsics`)
-        self.focus: Focus | None = None  # measured on the corner markers at each full pass
+        self.focus: Focus | None = None  # measured on the corner markers (every FOCUS_EVERY_S at most)
+        self._focus_at = -math.inf
 
     def set_heights(self, heights_mm: Mapping[int, float]) -> None:
         """Marker heights above the board by id (from the roster), for parallax; others use
@@ -134,6 +138,7 @@ class VisionPipeline:
                 changed = None
             detections, searched = self._region_pass(grey, [(0, 0, w, h)] if changed is None else changed)
             warnings += self._check_bump(grey, detections)  # whenever two corner markers were seen
+        self._measure_focus(grey, detections, frame.timestamp)
         self.timings.detection = time.process_time() - started
         if self.calibration is None:
             return Observation(frame.timestamp, False, {}, (), tuple(warnings))
@@ -246,11 +251,18 @@ class VisionPipeline:
                                        sharpen=False, stickers=False)
             warnings += self._check_bump(grey, detections)
         self._note_corners(detections)
-        if self.calibration is not None:
-            cells = family(self.setup.dictionary).square_cells
-            self.focus = measure(grey, detections, self.setup.corner_ids, cells, self.setup.stickers,
-                                 self.calibration.px_per_inch) or self.focus
         return detections, warnings
+
+    def _measure_focus(self, grey: np.ndarray, detections: list[Detection], now: float) -> None:
+        """The camera's blur on the corner markers among `detections` (vision.focus), when calibrated and
+        FOCUS_EVERY_S has passed since it was last measured."""
+        if self.calibration is None or now - self._focus_at < FOCUS_EVERY_S:
+            return
+        cells = family(self.setup.dictionary).square_cells
+        focus = measure(grey, detections, self.setup.corner_ids, cells, self.setup.stickers,
+                        self.calibration.px_per_inch)
+        if focus is not None:
+            self.focus, self._focus_at = focus, now
 
     def _recover(self, grey: np.ndarray, detections: list[Detection], changed: list[Box] | None,
                  looked_at: Callable[[int], bool]) -> list[Detection]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import pytest
 
 from tests.vision.outside_check import check, corners_of, models_for, print_tiles
@@ -32,3 +33,25 @@ def test_locate_measures_the_lens_blur_and_says_when_25mm_stickers_stop_reading(
     assert focus["sticker_base_mm"] == 25.0 and 1.5 <= focus["sticker_limit_px"] <= 1.8
     warned = [w for w in answer["warnings"] if w.startswith("the camera is out of focus for the stickers")]
     assert len(warned) == soft and all("25 mm bases" in w and "focus the lens" in w for w in warned)
+
+
+def test_the_live_table_measures_the_focus_again_as_the_lens_is_turned():
+    """The demo board through the simulated camera, then the same frame blurred by 1.6 px more, as a lens
+    turned out of focus: the table's measure follows within a few frames (FOCUS_EVERY_S of frame time).
+    The demo's corner markers are 7 px a cell: the measure holds to a quarter of that."""
+    from table.config import default_config
+    from table.scene import load_scene
+    from tests.live.live_fakes import DEMO_SCENE
+    from vision.pipeline import FOCUS_EVERY_S, VisionPipeline
+    from vision.sources import SyntheticSource
+    from vision.synthetic_scene import from_scene
+    from vision.types import Frame
+
+    config = default_config()
+    image = SyntheticSource(config, from_scene(load_scene(DEMO_SCENE), config), realtime=False).read().image
+    soft = cv2.GaussianBlur(image, (0, 0), 1.6)
+    pipeline = VisionPipeline(config)
+    seen = [pipeline.process(Frame(image if k < 3 else soft, k * FOCUS_EVERY_S / 2, k)).focus for k in range(12)]
+    assert seen[0] is not None and seen[0]["blur_px"] < 1.0
+    assert seen[-1] is not None and abs(seen[-1]["blur_px"] - math.hypot(1.6, seen[0]["blur_px"])) < 0.2
+    assert seen[1] == seen[0]  # measured again only once FOCUS_EVERY_S has passed
