@@ -30,6 +30,7 @@ import numpy as np
 
 from table.errors import ConfigError
 from vision import ringcode
+from vision.focus import STICKER_BLUR_SHARE
 from vision.miniature import SIZES
 from vision.model_shadow import HORSE_WIDTH_MM, RIDER_HEIGHT_MM, Model, cavalry, hidden, on_foot, ring_points
 from vision.planner import MM_PER_INCH, Setup
@@ -235,6 +236,7 @@ def sticker_plan(s: Setup, base: Base, model: Standing) -> dict[str, Any]:
                                                 f"{base.width_mm:g}"},
         "model": model.kind, "model_height_mm": model.height_mm, "model_width_mm": model.width_mm,
         "sticker_band_px": round(px, 2),
+        "sticker_blur_limit_px": round(STICKER_BLUR_SHARE * px, 2),
         "hidden_cells": {"under_camera": here.hidden_centre, "at_corner": here.hidden_corner,
                          "most": MAX_HIDDEN},
         "sticker_board_share": round(here.board_share, 3), "sticker_reads_within_in": round(here.reach_in, 1),
