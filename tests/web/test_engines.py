@@ -17,6 +17,7 @@ from tests.web.server import LiveServer
 ROOT = Path(__file__).resolve().parents[2]
 
 PAGE = """<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1">
+<style>button, div { touch-action: manipulation; }</style><!-- as the panel's controls (panel.css) -->
 <body style="margin:0">
 <p id="shown">on screen</p><p id="hidden" hidden>not shown</p><p id="below" style="margin-top:3000px">below</p>
 <button id="b" style="position:fixed;left:40px;top:100px;width:120px;height:50px"
