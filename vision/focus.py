@@ -21,15 +21,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detect import Detection
+from vision.detect import MM_PER_INCH, Detection
 from vision.sticker import Sticker
-
-MM_PER_INCH = 25.4
 
 MIN_CELL_PX = 6.0  # a marker's cell this wide or more (a blur to a quarter of it is measured within 5%)
 STEP_PX = 0.2  # sampling along each profile
 ALONG = 24  # profiles along the middle of each side
-MIN_STEP = 30.0  # grey levels from the border to the margin for a side to be measured
+MIN_STEP = 30.0  # grey levels across a side for it to be measured
 MIDDLE = (0.2, 0.8)  # the part of each side the profiles cross
 MIN_SIDES = 4  # sides needed for a measurement
 # ring stickers read reliably (98%) while the blur (sigma, px, as measured here) is at most this share of the
@@ -104,7 +102,7 @@ def edge_blur_px(grey: np.ndarray, quads: Sequence[np.ndarray], cells: int) -> f
             continue
         centre = q.mean(axis=0)
         for a, b in zip(q, np.roll(q, -1, axis=0), strict=True):
-            sigma = _rise(grey, a, b, centre, 0.5 * cell)
+            sigma = _edge_sigma(grey, a, b, centre, 0.5 * cell)
             if sigma is not None:
                 sigmas.append(sigma)
     if len(sigmas) < MIN_SIDES:
@@ -112,11 +110,12 @@ def edge_blur_px(grey: np.ndarray, quads: Sequence[np.ndarray], cells: int) -> f
     return float(np.median(sigmas))
 
 
-def _rise(grey: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray, reach: float) -> float | None:
-    """The blur sigma (px) of the edge from `a` to `b`, dark inside (towards `centre`), light outside:
-    a blurred step fitted to the profile averaged along the edge's middle, `reach` px either way (half a
-    cell: the border's middle and the white margin's, where the next edges weigh least); None where the
-    profile is not one clean step."""
+def _edge_sigma(grey: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray, reach: float
+                ) -> float | None:
+    """The blur sigma (px) of the edge from `a` to `b` of a square round `centre` (dark inside or, for
+    AprilTag 3's layouts, light): a blurred step fitted to the profile averaged along the edge's middle,
+    `reach` px either way (half a cell: the middles of the cells either side, where the next edges weigh
+    least); None where the profile is not one clean step."""
     along = (b - a) / np.linalg.norm(b - a)
     normal = np.array([along[1], -along[0]])
     if np.dot(normal, (a + b) / 2 - centre) < 0:
@@ -126,9 +125,9 @@ def _rise(grey: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray, re
     xy = (starts[:, None, :] + offsets[None, :, None] * normal).astype(np.float32)
     samples = cv2.remap(grey, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     profile = samples.astype(np.float64).mean(axis=0)
-    if profile[-1] - profile[0] < MIN_STEP:
+    if abs(profile[-1] - profile[0]) < MIN_STEP:
         return None
-    return _fit_step(offsets, profile)
+    return _fit_step(offsets, profile if profile[-1] > profile[0] else -profile)
 
 
 def _fit_step(x: np.ndarray, profile: np.ndarray) -> float | None:

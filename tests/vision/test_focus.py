@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import cv2
+import numpy as np
 import pytest
 
 from tests.vision.outside_check import check, corners_of, models_for, print_tiles
@@ -55,3 +56,18 @@ def test_the_live_table_measures_the_focus_again_as_the_lens_is_turned():
     assert seen[0] is not None and seen[0]["blur_px"] < 1.0
     assert seen[-1] is not None and abs(seen[-1]["blur_px"] - math.hypot(1.6, seen[0]["blur_px"])) < 0.2
     assert seen[1] == seen[0]  # measured again only once FOCUS_EVERY_S has passed
+
+
+@pytest.mark.parametrize("sigma", [0.8, 1.6])
+def test_a_square_dark_inside_or_light_inside_measures_the_blur_it_was_given(sigma):
+    """AprilTag 3's layouts (tagStandard41h12, ...) are a light square in a dark ring: the same blur either
+    way. A step drawn on whole pixels adds a pixel's box (0.29 px) in quadrature."""
+    from vision.focus import edge_blur_px
+
+    image = np.full((400, 400), 230, np.uint8)
+    image[100:300, 100:300] = 25
+    square = [np.array([[99.5, 99.5], [299.5, 99.5], [299.5, 299.5], [99.5, 299.5]])]
+    expected = math.hypot(sigma, 1 / math.sqrt(12))
+    for drawn in (image, 255 - image):
+        blur = edge_blur_px(cv2.GaussianBlur(drawn, (0, 0), sigma), square, 8)
+        assert blur is not None and abs(blur - expected) < 0.05
