@@ -100,10 +100,16 @@ def _load() -> ctypes.CDLL:
     return lib
 
 
-def code_space(family: str) -> tuple[int, int]:
-    """(codes, bits a code) of a family the library knows."""
+def _known(family: str) -> str:
+    """The family, if the library knows it (ConfigError naming those it knows otherwise)."""
     if family not in FAMILIES:
         raise ConfigError(f"the AprilTag library has no family {family!r}; it knows {', '.join(FAMILIES)}")
+    return family
+
+
+def code_space(family: str) -> tuple[int, int]:
+    """(codes, bits a code) of a family the library knows."""
+    _known(family)
     lib = _load()
     pointer = getattr(lib, f"{family}_create")()
     try:
@@ -119,9 +125,7 @@ class Detector:
     library's detector is not reentrant)."""
 
     def __init__(self, family: str, max_hamming: int, min_contrast: int):
-        if family not in FAMILIES:
-            raise ConfigError(f"the AprilTag library has no family {family!r}; "
-                              f"it knows {', '.join(FAMILIES)}")
+        _known(family)
         self._lib = _load()
         self._td = self._lib.apriltag_detector_create()
         td = self._td.contents

@@ -154,7 +154,7 @@ def sharpened(image: np.ndarray, flatten_sigma: float = 0.0) -> np.ndarray:
     border with the dark base beyond its one-cell white margin; sharpening separates them again.
     With `flatten_sigma` (pixels, about a third of a marker) the light is first divided out, so a
     marker in a shadow or across a shadow's edge gets a full-range contrast."""
-    grey = _grey(image)
+    grey = as_grey(image)
     if flatten_sigma <= 0:  # in 8 bits: OpenCV saturates at 0 and 255
         soft = cv2.GaussianBlur(grey, (0, 0), SHARPEN_SIGMA)
         return cv2.addWeighted(grey, 1.0 + SHARPEN_AMOUNT, soft, -SHARPEN_AMOUNT, 0.0)
@@ -164,10 +164,9 @@ def sharpened(image: np.ndarray, flatten_sigma: float = 0.0) -> np.ndarray:
     return np.clip(f + SHARPEN_AMOUNT * (f - soft), 0, 255).astype(np.uint8)
 
 
-def _grey(image: np.ndarray) -> np.ndarray:
-    if image.ndim == 3:
-        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return image
+def as_grey(image: np.ndarray) -> np.ndarray:
+    """A grey image as it is; a BGR one converted."""
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
 
 
 class MarkerDetector:
@@ -225,7 +224,7 @@ class MarkerDetector:
                ) -> tuple[list[Detection], list[np.ndarray]]:
         """(markers, rejected quads) in the image, or only in the regions rois = [(x, y, w, h), ...];
         full-image pixels; `dense`, `sharpen`, `flatten`: see `search` (corners come from the image)."""
-        grey = _grey(image)
+        grey = as_grey(image)
         quads: list[np.ndarray] = []
         ids: list[int] = []
         rejects: list[np.ndarray] = []
@@ -274,7 +273,7 @@ class MarkerDetector:
                 todo.append(pts)
         if not todo:
             return []
-        grey = _grey(image)
+        grey = as_grey(image)
         cells = self.dictionary.markerSize + 2
         quads = np.stack(todo).astype(np.float64)
         centres = quads.mean(axis=1, keepdims=True)

@@ -26,6 +26,7 @@ from vision.detect import (
     Detection,
     DetectorSettings,
     MarkerDetector,
+    as_grey,
     guess_px_per_inch,
 )
 from vision.families import family
@@ -596,9 +597,8 @@ def locate(image: np.ndarray, setup: VisionSetup, detector: MarkerDetector | Non
         warnings.append(LENS_ASSUMED)
     if calibration.lens_check:
         warnings.append(calibration.lens_check)
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    focus = measure(grey, detections, setup.corner_ids, family(setup.dictionary).square_cells, setup.stickers,
-                    calibration.px_per_inch)
+    focus = measure(as_grey(image), detections, setup.corner_ids, family(setup.dictionary).square_cells,
+                    setup.stickers, calibration.px_per_inch)
     soft = None if focus is None else focus.warning()
     warnings += [soft] if soft else []
     placed, more = place_markers(detections, setup, calibration, image.shape)

@@ -22,14 +22,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from table.config import Config
 from vision.budget import Deadline, Sweep, inside, split_box
 from vision.calibrate import Calibration
 from vision.changes import Box, ChangeDetector, box_around, covered, merge_boxes
-from vision.detect import MM_PER_INCH, Detection, MarkerDetector, diagonal_centre
+from vision.detect import MM_PER_INCH, Detection, MarkerDetector, as_grey, diagonal_centre
 from vision.families import family
 from vision.focus import Focus, measure
 from vision.lenslearn import LensLearner
@@ -125,7 +124,7 @@ class VisionPipeline:
     def process(self, frame: Frame) -> Observation:
         started = time.process_time()
         self.timings = FrameTimings()
-        grey = frame.image if frame.image.ndim == 2 else cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
+        grey = as_grey(frame.image)
         self.stats.frames += 1
         changed = self._changes.update(grey, frame.lores)
         warnings: list[str] = []

@@ -23,6 +23,7 @@ from table.errors import ConfigError, HardwareError
 from table.plugins import CAMERAS
 from vision.camera import PinholeCamera
 from vision.cvcompat import quiet_opencv
+from vision.detect import as_grey
 from vision.planner import simulated_camera
 from vision.synthetic import Renderer, RenderOptions, sticker_tiles
 from vision.synthetic_scene import SyntheticScene, config_stickers
@@ -30,10 +31,6 @@ from vision.types import Frame, FrameSource
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".pgm")
 AUTO = ("picamera2", "opencv")     # what `source = "auto"` tries, in this order
-
-
-def _grey(image: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
 
 
 class _Pacer:
@@ -81,7 +78,7 @@ class VideoCaptureSource:
                 return None  # end of the video file
             raise HardwareError(f"camera {self.device}: no frame (unplugged?)")
         self._index += 1
-        return Frame(_grey(image), time.monotonic(), self._index)
+        return Frame(as_grey(image), time.monotonic(), self._index)
 
     def close(self) -> None:
         self._cap.release()
@@ -124,7 +121,7 @@ class ReplaySource:
         if image is None:
             return None
         self._pacer.wait()
-        frame = Frame(_grey(image), self._index / self.fps, self._index)
+        frame = Frame(as_grey(image), self._index / self.fps, self._index)
         self._index += 1
         return frame
 

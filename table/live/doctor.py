@@ -17,9 +17,7 @@ from table.config import Config, load_config
 from table.errors import SetupError, TableError
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    from vision.locate import VisionSetup
+    from vision.focus import Focus
 
 Finding = dict[str, Any]
 MIN_FREE_BYTES = 1 << 20     # less free space than this beside the game log is a fault
@@ -103,14 +101,13 @@ def check_camera(config: Config) -> list[Finding]:
                          "`rpicam-hello --list-cameras`, and [camera] source in the config")]
     try:
         pipeline = VisionPipeline(config)
-        observation, size, image = None, "", None
+        observation, size = None, ""
         for _ in range(4):
             frame = source.read()
             if frame is None:
                 break
             observation = pipeline.process(frame)
-            image = frame.image
-            size = f"{image.shape[1]}x{image.shape[0]}"
+            size = f"{frame.image.shape[1]}x{frame.image.shape[0]}"
     except TableError as exc:
         return [_finding("camera", False, f"camera opened but failed: {exc}", "reseat the camera cable")]
     finally:
@@ -128,9 +125,8 @@ def check_camera(config: Config) -> list[Finding]:
         found.append(_finding("calibration", True, detail))
         if observation.lens is not None:
             found.append(lens_finding(observation.lens))
-        focus = None if image is None else focus_finding(image, pipeline.setup)
-        if focus is not None:
-            found.append(focus)
+        if pipeline.focus is not None:
+            found.append(focus_finding(pipeline.focus))
     else:
         why = "; ".join(observation.warnings) or "corner markers not seen"
         found.append(_finding("calibration", False, f"board not located; {why}",
@@ -138,14 +134,9 @@ def check_camera(config: Config) -> list[Finding]:
     return found
 
 
-def focus_finding(image: np.ndarray, setup: VisionSetup) -> Finding | None:
-    """How sharp the camera sees the board (vision/focus.py), from a frame located afresh: whether the
-    smallest ring stickers in use read at that blur."""
-    from vision.locate import locate
-
-    focus = locate(image, setup).focus
-    if focus is None:
-        return None
+def focus_finding(focus: Focus) -> Finding:
+    """How sharp the camera sees the board (vision/focus.py, measured by the pipeline on the corner
+    markers): whether the smallest ring stickers in use read at that blur."""
     detail = f"edges blurred by {focus.blur_px:.1f} px (sigma, measured on the corner markers)"
     if focus.limit_px is not None:
         detail += f"; ring stickers on {focus.base_mm:g} mm bases read reliably up to {focus.limit_px:.1f} px"

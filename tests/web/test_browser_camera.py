@@ -4,6 +4,9 @@ developer counters folded away. The camera here is whatever the test puts in fro
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 from playwright.sync_api import expect
@@ -21,6 +24,21 @@ def row(page, name: str):
     return page.locator(f"#camera-summary dd[data-row='{name}']")
 
 
+@contextmanager
+def camera_page(browser, controller, tmp_path, device=PHONE) -> Iterator:
+    """The panel's camera page for `controller` at a device's size; the table closed after."""
+    server = LiveServer(make_app(controller, tmp_path))
+    context = browser.new_context(**device)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/#setup/camera")
+        yield page
+    finally:
+        context.close()
+        server.close()
+        controller.close()
+
+
 @pytest.mark.parametrize("device", [PHONE, TABLET], ids=["390", "820"])
 def test_the_camera_page_says_what_a_player_needs(browser, tmp_path, device):
     camera = Camera()
@@ -28,11 +46,7 @@ def test_the_camera_page_says_what_a_player_needs(browser, tmp_path, device):
     models = [m for m in controller.state.scene.models if m.marker is not None]
     hidden = models[:2]                                       # two models the camera cannot see
     show(controller, camera, {m.marker: m.position for m in models[2:]}, 0)
-    server = LiveServer(make_app(controller, tmp_path))
-    context = browser.new_context(**device)
-    try:
-        page = context.new_page()
-        page.goto(server.url + "/#setup/camera")
+    with camera_page(browser, controller, tmp_path, device) as page:
         expect(row(page, "Seeing the board?")).to_have_text("✓ Yes")
         seen = row(page, "Models seen")
         expect(seen).to_contain_text(f"{len(models) - 2} of {len(models)} (not seen: ")
@@ -53,10 +67,6 @@ def test_the_camera_page_says_what_a_player_needs(browser, tmp_path, device):
         expect(row(page, "Seeing the board?")).to_contain_text("✗ No: it cannot find the board")
         expect(row(page, "Calibration")).to_contain_text("✗ Not calibrated")
         page.screenshot(path=str(ARTIFACTS / f"camera-{device['viewport']['width']}-no-board.png"))
-    finally:
-        context.close()
-        server.close()
-        controller.close()
 
 
 def test_the_camera_page_shows_the_lens_as_the_board_shows_it(browser, tmp_path):
@@ -71,11 +81,7 @@ def test_the_camera_page_shows_the_lens_as_the_board_shows_it(browser, tmp_path)
     source = SyntheticSource(config, from_scene(controller.state.scene, config), realtime=False)
     for _ in range(4):
         controller.process(source.read())
-    server = LiveServer(make_app(controller, tmp_path))
-    context = browser.new_context(**PHONE)
-    try:
-        page = context.new_page()
-        page.goto(server.url + "/#setup/camera")
+    with camera_page(browser, controller, tmp_path) as page:
         lens = row(page, "Lens")
         expect(lens).to_contain_text("✓ Estimated from the board: 8 markers, residual 0.")
         expect(lens).to_contain_text("k1 ")
@@ -83,10 +89,6 @@ def test_the_camera_page_shows_the_lens_as_the_board_shows_it(browser, tmp_path)
         focus = row(page, "Focus")  # the demo's square markers: the blur is shown, nothing to fail
         expect(focus).to_contain_text("✓ Measured: edges blurred 0.")
         page.screenshot(path=str(ARTIFACTS / "camera-390-lens.png"))
-    finally:
-        context.close()
-        server.close()
-        controller.close()
 
 
 def test_the_camera_page_says_when_the_lens_is_out_of_focus_for_the_stickers(browser, tmp_path):
@@ -95,11 +97,7 @@ def test_the_camera_page_says_when_the_lens_is_out_of_focus_for_the_stickers(bro
     controller = demo_controller(tmp_path, pipeline=camera)
     models = [m for m in controller.state.scene.models if m.marker is not None]
     show(controller, camera, {m.marker: m.position for m in models}, 0)
-    server = LiveServer(make_app(controller, tmp_path))
-    context = browser.new_context(**PHONE)
-    try:
-        page = context.new_page()
-        page.goto(server.url + "/#setup/camera")
+    with camera_page(browser, controller, tmp_path) as page:
         focus = row(page, "Focus")
         expect(focus).to_have_text("… Not measured yet")
         for blur, text in ((0.93, "✓ Sharp enough: edges blurred 0.9 px (25 mm stickers read to 1.6 px)"),
@@ -111,7 +109,3 @@ def test_the_camera_page_says_when_the_lens_is_out_of_focus_for_the_stickers(bro
             expect(focus).to_have_text(text)
         expect(focus).to_be_in_viewport()
         page.screenshot(path=str(ARTIFACTS / "camera-390-out-of-focus.png"))
-    finally:
-        context.close()
-        server.close()
-        controller.close()
