@@ -357,7 +357,7 @@ class Renderer:
     ss: int = 4  # patch supersampling
     paper: float = 235.0  # a white print under the table's light
     ink: float = 28.0
-    blur_sigma: float = 0.75  # the lens's softness, pixels
+    blur_sigma: float = 0.75  # the lens's softness, pixels (0: none)
     noise_sigma: float = 2.5  # the sensor's, grey levels
     jpeg_quality: int = 90
     shadow: float = 0.0  # how much the miniature's shadow (cast away from LIGHT) darkens its base's top
@@ -494,7 +494,7 @@ class Renderer:
         image = image * light[..., None]
         if self.k1:
             image = self._distort(image)
-        out = cv2.GaussianBlur(image, (0, 0), self.blur_sigma)
+        out = cv2.GaussianBlur(image, (0, 0), self.blur_sigma) if self.blur_sigma > 0 else image
         out += rng.normal(0, self.noise_sigma, out.shape).astype(np.float32)
         return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 

@@ -27,14 +27,15 @@ SIZE = (2028, 1520)
 HEIGHT_MM = 825.0
 
 
-@pytest.mark.parametrize(("base_mm", "model_mm", "count", "blur", "shadow"),
-                         [(25.0, 30.0, 14, 0.75, 0.0), (25.0, 0.0, 14, 0.75, 0.0), (32.0, 34.0, 12, 0.75, 0.0),
-                          (40.0, 45.0, 10, 0.75, 0.0), (25.0, 30.0, 14, 1.6, 0.0), (25.0, 0.0, 14, 2.0, 0.0),
-                          (25.0, 30.0, 14, 0.75, 0.6)],
+@pytest.mark.parametrize(("base_mm", "model_mm", "count", "blur", "shadow", "ss"),
+                         [(25.0, 30.0, 14, 0.75, 0.0, 4), (25.0, 0.0, 14, 0.75, 0.0, 4), (32.0, 34.0, 12, 0.75, 0.0, 4),
+                          (40.0, 45.0, 10, 0.75, 0.0, 4), (25.0, 30.0, 14, 1.6, 0.0, 4), (25.0, 0.0, 14, 2.0, 0.0, 4),
+                          (25.0, 30.0, 14, 0.75, 0.6, 4), (25.0, 30.0, 14, 0.0, 0.0, 1)],
                          ids=["25mm-30mm-models", "25mm-bare", "32mm-34mm-models", "40mm-45mm-models",
-                              "25mm-30mm-models-blur-1.6px", "25mm-bare-blur-2px", "25mm-30mm-models-shadows"])
+                              "25mm-30mm-models-blur-1.6px", "25mm-bare-blur-2px", "25mm-30mm-models-shadows",
+                              "25mm-30mm-models-point-sampled"])
 def test_models_standing_on_the_tiles_are_located_on_an_outside_render(tmp_path, base_mm, model_mm, count, blur,
-                                                                      shadow):
+                                                                      shadow, ss):
     """`blur`: the lens's softness, sigma in pixels of the frame (the same pixels a millimetre as the full
     set-up's). At 1.6 px the 25 mm sticker's 3.6 px code bands grey, and a lone white cell between black
     ones reads nearly half-way: read as sure or not at all, 5 of 14 models were located; as doubtful
@@ -42,9 +43,11 @@ def test_models_standing_on_the_tiles_are_located_on_an_outside_render(tmp_path,
     levels under the white beside it and reads lighter than the code's own black: with a first look that
     wanted 30 levels and cells scaled to the ring's black, no bare sticker was found. `shadow`: a lamp's
     light cast past each miniature darkens its base's top by that share, one side of the sticker: read
-    against the sticker's own black and white only, 11 of 14 were located."""
+    against the sticker's own black and white only, 11 of 14 were located. `ss` 1: a renderer that samples
+    the tiles once a pixel (no supersampling) through a lens with no softness, as a simple outside
+    renderer may: stair-stepped edges, each cell's border off by up to half a pixel."""
     tiles, markers_toml = print_tiles(tmp_path, base_mm, count)
-    renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=7, blur_sigma=blur, shadow=shadow)
+    renderer = Renderer(Camera.hq_6mm(SIZE, BOARD, HEIGHT_MM), BOARD, seed=7, ss=ss, blur_sigma=blur, shadow=shadow)
     models = models_for(BOARD, corners_of(BOARD), base_mm, model_mm, count, seed=int(base_mm + model_mm))
     rows, false, answer = check(tmp_path, renderer, tiles, markers_toml, models)
     assert answer["calibrated"]
