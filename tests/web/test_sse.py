@@ -72,22 +72,29 @@ def test_first_event_is_the_current_state_then_each_change(live, table):
 
 
 def test_a_burst_is_coalesced_and_the_last_state_always_arrives(table, tmp_path):
-    app = create_app(table, pin=PIN, data_dir=tmp_path, sse_interval_s=0.3, heartbeat_s=0.5)
+    """Twelve changes 50 ms apart reach the page as at most one event per 0.3 s interval, the last state
+    always among them. Counted over the whole burst, not gap by gap: the server sends each event 0.3 s or
+    more after the one before, but on a loaded machine two can reach the client closer together (the
+    first delayed in delivery); a count cannot grow that way."""
+    changes, interval = 12, 0.3
+    app = create_app(table, pin=PIN, data_dir=tmp_path, sse_interval_s=interval, heartbeat_s=0.5)
     server = LiveServer(app)
     try:
         events = Events(server.url)
         first = events.next()
-        for _ in range(6):
+        start = time.monotonic()
+        for _ in range(changes):
             post(server.url, "/api/phase/advance")
+            time.sleep(0.05)
         final = table.snapshot().seq
-        seen, arrived = [first["id"]], []
+        seen = [first["id"]]
         while seen[-1] != final:
             seen.append(events.next()["id"])
-            arrived.append(time.monotonic())
+        elapsed = time.monotonic() - start
         assert seen == sorted(set(seen))                  # increasing, no repeats
-        assert len(seen) < 1 + 6                          # throttled: fewer events than changes
-        gaps = [b - a for a, b in zip(arrived, arrived[1:], strict=False)]
-        assert all(gap >= 0.25 for gap in gaps), gaps    # one event per 0.3 s interval (less arrival jitter)
+        sent = len(seen) - 1
+        assert sent < changes                             # coalesced: fewer events than changes
+        assert sent <= elapsed / interval + 1, (sent, elapsed)   # one event an interval at most
         events.close()
     finally:
         server.close()
