@@ -131,7 +131,8 @@ def _stickers(value: Mapping[str, Any]) -> str | None:
         except ValueError:
             base = -1.0
         if not 20 <= base <= 200:
-            return f"{size!r}: a base's size in millimetres, 20-200 (e.g. \"25\" = \"10-49\")"
+            return (f"{size!r}: a base's size in millimetres, 20-200 (e.g. \"25\" = \"10-49\"; an oval's or "
+                    f"a stand's ring: its narrower side, \"35\" for 60x35)")
         if not isinstance(ids, str):
             return f"{size}: expected the ids as a string of ranges (e.g. \"10-49,60\"), got {ids!r}"
         try:

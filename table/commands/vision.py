@@ -48,8 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                      "a folder")
     markers.add_argument("--ids", help="model marker ids, e.g. 10-69,80 (default: the ids of [markers] "
                                        "stickers, else 10-69)")
-    markers.add_argument("--base-mm", type=float, help="print the ids as ring stickers for bases of this "
-                                                       "size (default: as [markers] stickers assigns them)")
+    markers.add_argument("--base-mm", help="print the ids as ring stickers for bases of this size: round "
+                                           "(25) or an oval's or a stand's LxW (60x35: the ring for its "
+                                           "narrower side) (default: as [markers] stickers assigns them)")
     markers.add_argument("--tiles", action="store_true",
                          help="write one PNG a sticker and corner marker into the folder OUT, and "
                               "OUT/tiles.json (for checks that paste them into their own renders)")
@@ -166,6 +167,7 @@ def run_markers(args: argparse.Namespace) -> Any:
     from vision import ringcode
     from vision.sheets import SheetSpec, parse_ids, write_sheets
     from vision.sticker import Sticker
+    from vision.sticker_plan import Base
     from vision.sticker_sheets import sticker_pages
 
     config = load_config(args.config)
@@ -178,8 +180,9 @@ def run_markers(args: argparse.Namespace) -> Any:
     if clash:
         raise ConfigError(f"--ids {args.ids}: {clash} are corner markers or the pointer in the config")
     if args.base_mm is not None:
-        Sticker(args.base_mm)  # too small a base is named before anything is written
-        stickers = {i: float(args.base_mm) for i in ids}
+        ring_mm = Base.parse(args.base_mm).width_mm  # an oval's ring fits its narrower side
+        Sticker(ring_mm)  # too small a base is named before anything is written
+        stickers = {i: ring_mm for i in ids}
     else:
         stickers = {i: assigned[i] for i in ids if i in assigned}
     squares = tuple(i for i in ids if i not in stickers)

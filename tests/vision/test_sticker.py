@@ -187,6 +187,7 @@ def test_no_sticker_read_in_the_real_photos():
 @pytest.mark.parametrize("stickers, message", [
     ({"25": "10-49", "32": "40-60"}, "id 40 is given to both 25 and 32 mm bases"),
     ({"tiny": "10"}, "'tiny': a base's size in millimetres"),
+    ({"60x35": "10"}, "its narrower side, \"35\" for 60x35"),
     ({"25": "10-x"}, "'10-x' is not an id or a range"),
     ({"25": 12}, "expected the ids as a string"),
 ])

@@ -98,6 +98,20 @@ def test_markers_tiles_errors_are_one_line(tmp_path, capsys):
     assert "writes a folder of images" in capsys.readouterr().err
 
 
+def test_an_ovals_stickers_are_the_ring_for_its_narrower_side(tmp_path, capsys):
+    """`--base-mm` takes what `plan-camera --base-mm` takes: a 60x35 mm oval (either way round) prints the
+    ring for 35 mm, as the config then names it; a base that is neither says so in one line."""
+    for text in ("60x35", "35X60"):
+        folder = tmp_path / text
+        assert main(["markers", str(folder), "--tiles", "--ids", "10-11", "--base-mm", text]) == 0
+        doc = json.loads((folder / "tiles.json").read_text())
+        assert tomllib.loads(doc["markers_toml"])["stickers"] == {"35": "10-11"}
+        assert doc["tiles"]["10"]["side_mm"] == pytest.approx(35 - 3, abs=0.01)  # the base less its rim
+    capsys.readouterr()
+    assert main(["markers", str(tmp_path / "x"), "--tiles", "--ids", "10", "--base-mm", "60x"]) == 2
+    assert capsys.readouterr().err.strip().endswith("expected a round base's mm (25) or an oval's LxW (60x35)")
+
+
 def test_detect_with_the_config_lists_the_stickers_in_pixels(tiles, tmp_path, capsys):
     """`detect --config`: each sticker's centre is where the camera projects the base's centre, its
     corners the tile's, its top edge (corner 0 to 1) across the facing."""
