@@ -33,7 +33,7 @@ from vision import ringcode
 from vision.focus import STICKER_BLUR_SHARE
 from vision.miniature import SIZES
 from vision.model_shadow import HORSE_WIDTH_MM, RIDER_HEIGHT_MM, Model, cavalry, hidden, on_foot, ring_points
-from vision.planner import MM_PER_INCH, Setup
+from vision.planner import MM_PER_INCH, Setup, lowest_height_mm
 from vision.sticker import BANDS, GAP, RING, SMALLEST_BASE_MM, TYPICAL_BASE_HEIGHT_MM, Sticker, cell_of
 from vision.sticker_read import FIRST_LOOK, MIN_MARGIN, MIN_VISIBLE
 
@@ -267,18 +267,46 @@ def _everywhere_from(s: Setup, sticker: Sticker, model: Standing) -> int | None:
     return heights[lo] if lo < len(heights) else None
 
 
+def _band_advice(s: Setup, base: Base, sticker: Sticker, px: float) -> str:
+    """The code's bands too thin at this height: the heights that read them and still see the whole board,
+    or, where there are none, what does (more pixels, a camera over each half, bigger bases)."""
+    f = s.camera.focal_px(s.resolution)
+    lowest = math.ceil(lowest_height_mm(s))
+    top = math.floor(f * band_px(sticker, 1.0) / BAND_PX + TYPICAL_BASE_HEIGHT_MM)
+    more = ("capture at a higher resolution" if s.resolution[0] < s.camera.resolution[0]
+            else "use a camera with more pixels")
+    shown = math.floor(px * 10) / 10  # 2.49 px is not shown as the 2.5 it falls short of
+    said = (f"the code's bands are {shown:.1f} px wide at {s.height_mm:g} mm "
+            f"(read reliably from {BAND_PX:g} px)")
+
+    def bigger_at(height_mm: float) -> Base | None:
+        px_per_mm = f / (height_mm - TYPICAL_BASE_HEIGHT_MM)
+        return next((b for b in _bigger(base) if band_px(Sticker(b.width_mm), px_per_mm) >= BAND_PX), None)
+
+    if lowest <= top:
+        bigger = bigger_at(s.height_mm)
+        return (f"{said}: hang the camera at {lowest}-{top} mm (it sees the whole board from {lowest} mm), "
+                f"{more}" + (f", or use {bigger} mm bases" if bigger else ""))
+    w, h = s.resolution
+    options = [more]
+    half = Setup(s.camera, s.height_mm, (s.board_in[0] / 2, s.board_in[1]), s.marker_mm, s.resolution)
+    half_lowest = math.ceil(lowest_height_mm(half))
+    if half_lowest <= top:
+        options.append(f"hang two cameras at {half_lowest}-{top} mm over the board's two halves")
+    bigger = bigger_at(lowest)
+    if bigger:
+        options.append(f"use {bigger} mm bases")
+    there = band_px(sticker, f / (lowest - TYPICAL_BASE_HEIGHT_MM))
+    return (f"{said}, and no height reads them with the whole board in view at {w}x{h}: the board needs the "
+            f"camera at least {lowest} mm up, where they are {there:.1f} px; "
+            + ", ".join(options[:-1]) + (", or " if len(options) > 1 else "") + options[-1])
+
+
 def sticker_advice(s: Setup, base: Base, model: Standing, here: Reading, px: float) -> list[str]:
     """What to change, each sentence naming a set-up the same geometry says works."""
     f = s.camera.focal_px(s.resolution)
     sticker = Sticker(base.width_mm)
-    out = []
-    if px < BAND_PX:
-        px_per_mm = f / (s.height_mm - TYPICAL_BASE_HEIGHT_MM)
-        bigger = next((b for b in _bigger(base) if band_px(Sticker(b.width_mm), px_per_mm) >= BAND_PX), None)
-        top = math.floor(f * band_px(sticker, 1.0) / BAND_PX + TYPICAL_BASE_HEIGHT_MM)
-        out.append(f"the code's bands are {px:.1f} px wide at {s.height_mm:g} mm (read reliably from "
-                   f"{BAND_PX:g} px): lower the camera to {top} mm or less if it still sees the board, "
-                   "capture at a higher resolution" + (f", or use {bigger} mm bases" if bigger else ""))
+    out = [_band_advice(s, base, sticker, px)] if px < BAND_PX else []
     edge = 2 * RING_EDGE * sticker.radius_mm
     if model.kind == "foot" and model.width_mm >= edge:
         out.append(f"a model {model.width_mm:g} mm wide covers the locator ring's outer edge round its feet "

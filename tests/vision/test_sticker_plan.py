@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -105,7 +106,42 @@ def test_plan_camera_adds_the_sticker_to_the_cameras_plan(capsys):
     assert main([*args, "--base-mm", "25", "--resolution", "2028x1520"]) == 0
     low = json.loads(capsys.readouterr().out)
     assert low["sticker_reading"] == "unreliable" and low["sticker_band_px"] < 2.0
-    assert "bands are 1.8 px wide" in low["sticker_advice"][0] and "lower the camera to 1195 mm" in low["sticker_advice"][0]
+    said = low["sticker_advice"][0]
+    assert "bands are 1.8 px wide" in said and "at least 1615 mm up" in said and "use 40 mm bases" in said
+
+
+def _plan_json(capsys, *args: str) -> dict:
+    assert main(["plan-camera", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_thin_bands_are_advised_only_set_ups_that_see_the_board_and_read_them(capsys):
+    """Each set-up the band advice names, planned again, sees the whole board with bands of 2.5 px or
+    more. At 2028x1520 no height does both (the board needs 1615 mm, where 25 mm bands are 1.8 px): it
+    names 40 mm bases there (it used to say "lower the camera to 1195 mm", where the board is out of
+    view). From 2400 mm at full resolution it names the heights that do."""
+    high = _plan_json(capsys, "--camera", "hq-6mm", "--height-mm", "2400", "--base-mm", "25")
+    assert high["sticker_band_px"] < 2.5
+    lowest, top = map(int, re.search(r"hang the camera at (\d+)-(\d+) mm", high["sticker_advice"][0]).groups())
+    for height in (lowest, top):
+        there = _plan_json(capsys, "--camera", "hq-6mm", "--height-mm", str(height), "--base-mm", "25")
+        assert there["whole_board"] and there["sticker_band_px"] >= 2.5, height
+    assert not _plan_json(capsys, "--camera", "hq-6mm", "--height-mm", str(lowest - 10), "--base-mm", "25")["whole_board"]
+    assert _plan_json(capsys, "--camera", "hq-6mm", "--height-mm", str(top + 10), "--base-mm", "25")["sticker_band_px"] < 2.5
+    binned = ["--camera", "hq-6mm", "--resolution", "2028x1520"]
+    low = _plan_json(capsys, *binned, "--height-mm", "1650", "--base-mm", "25")
+    needed = int(re.search(r"at least (\d+) mm up", low["sticker_advice"][0]).group(1))
+    bigger = re.search(r"use ([\d.]+) mm bases", low["sticker_advice"][0]).group(1)
+    there = _plan_json(capsys, *binned, "--height-mm", str(needed), "--base-mm", bigger)
+    assert there["whole_board"] and there["sticker_band_px"] >= 2.5
+    assert _plan_json(capsys, *binned, "--height-mm", str(needed), "--base-mm", "25")["sticker_band_px"] < 2.5
+    # a 16:9 camera whose halves of the board each read from lower down: two cameras
+    wide = _plan_json(capsys, "--camera", "cm3", "--resolution", "2304x1296", "--height-mm", "1650", "--base-mm", "25")
+    low2, top2 = map(int, re.search(r"two cameras at (\d+)-(\d+) mm", wide["sticker_advice"][0]).groups())
+    for height in (low2, top2):
+        half = _plan_json(capsys, "--camera", "cm3", "--resolution", "2304x1296", "--board", "24x48",
+                          "--height-mm", str(height), "--base-mm", "25")
+        assert half["whole_board"] and half["sticker_band_px"] >= 2.5, height
 
 
 def _cavalry_places(board: tuple[float, float], reach_in: float) -> tuple[list, list]:
