@@ -29,7 +29,10 @@ MIN_BOARD_FILL = 0.55
 MIN_SIZE_FRACTION = 0.6
 SHARPEN_SIGMA = 1.5  # unsharp mask for the sharpened pass: restores a blurred marker's thin white margin
 SHARPEN_AMOUNT = 1.5
-REFINE_CELL_PX = 4.0  # the library's corners of markers under this many pixels a cell are refined
+# the library's corners of markers under this many pixels a cell are fitted again from the edges: on renders
+# with ground truth (bench/vision/bench_corners.py) the fit is the better under it (3.0 px: median 0.064
+# against 0.075 px), the library's own over it (3.6 px: 0.041 against 0.053); at 3.3 px they are even
+REFINE_CELL_PX = 3.3
 
 
 def get_dictionary(name: str) -> cv2.aruco.Dictionary:

@@ -41,7 +41,7 @@ from vision.synthetic_scene import SceneMarker, SyntheticScene, corner_markers, 
 
 BOARD = (24.0, 24.0)
 SIZE = (1200, 900)
-SIZES_MM = (8.0, 12.0, 20.0, 30.0)
+SIZES_MM = (8.0, 12.0, 18.0, 20.0, 22.0, 30.0)
 DAMAGE = ("none", "jpeg 50", "motion 3 px", "defocus 2.5 px", "gain noise 12", "all moderate")
 Corners = list[tuple[int, np.ndarray]]
 DICTIONARY = "DICT_APRILTAG_36h11"
