@@ -31,7 +31,7 @@ SHARPEN_SIGMA = 1.5  # unsharp mask for the sharpened pass: restores a blurred m
 SHARPEN_AMOUNT = 1.5
 # the library's corners of markers under this many pixels a cell are fitted again from the edges: on renders
 # with ground truth (bench/vision/bench_corners.py) the fit is the better under it (3.0 px: median 0.064
-# against 0.075 px), the library's own over it (3.6 px: 0.041 against 0.053); at 3.3 px they are even
+# against 0.075 px), the library's own over it (3.6 px: 0.042 against 0.052); at 3.3 px they are even
 REFINE_CELL_PX = 3.3
 
 

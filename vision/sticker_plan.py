@@ -284,7 +284,7 @@ def _band_advice(s: Setup, base: Base, sticker: Sticker, px: float) -> str:
         return next((b for b in _bigger(base) if band_px(Sticker(b.width_mm), px_per_mm) >= BAND_PX), None)
 
     if lowest <= top:
-        bigger = bigger_at(s.height_mm)
+        bigger = bigger_at(max(s.height_mm, lowest))  # at a height that sees the board
         return (f"{said}: hang the camera at {lowest}-{top} mm (it sees the whole board from {lowest} mm), "
                 f"{more}" + (f", or use {bigger} mm bases" if bigger else ""))
     w, h = s.resolution
