@@ -92,12 +92,22 @@ def marker_mm_needed(s: Setup, height_mm: float) -> float:
     return math.ceil(RELIABLE_PX_PER_CELL * CELLS * height_mm / s.camera.focal_px(s.resolution) * 10) / 10
 
 
+def more_pixels(s: Setup) -> str:
+    """How this set-up gets more pixels on the board: the camera's full resolution, or another camera."""
+    return ("capture at a higher resolution" if s.resolution[0] < s.camera.resolution[0]
+            else "use a camera with more pixels")
+
+
+def half_board(s: Setup) -> Setup:
+    """The same camera over one half of the board (one of two cameras side by side)."""
+    return Setup(s.camera, s.height_mm, (s.board_in[0] / 2, s.board_in[1]), s.marker_mm, s.resolution)
+
+
 def advice(s: Setup, whole: bool, coverage: float, px_per_cell: float) -> list[str]:
     """What to change, each sentence naming only heights and sizes that work: a height in [lowest, highest]
     when there is one, else the lowest height that sees the board with markers big enough to read there."""
     lowest, highest = heights_mm(s)
-    more = "capture at a higher resolution" if s.resolution[0] < s.camera.resolution[0] else \
-        "use a camera with more pixels"
+    more = more_pixels(s)
     if lowest > highest:
         w, h = s.resolution
         return [f"no height works for {s.marker_mm:g} mm markers at {w}x{h}: the whole board and a "

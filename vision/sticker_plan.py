@@ -30,10 +30,10 @@ import numpy as np
 
 from table.errors import ConfigError
 from vision import ringcode
-from vision.focus import STICKER_BLUR_SHARE
+from vision.focus import sticker_blur_limit_px
 from vision.miniature import SIZES
 from vision.model_shadow import HORSE_WIDTH_MM, RIDER_HEIGHT_MM, Model, cavalry, hidden, on_foot, ring_points
-from vision.planner import MM_PER_INCH, Setup, lowest_height_mm
+from vision.planner import MM_PER_INCH, Setup, half_board, lowest_height_mm, more_pixels
 from vision.sticker import BANDS, GAP, RING, SMALLEST_BASE_MM, TYPICAL_BASE_HEIGHT_MM, Sticker, cell_of
 from vision.sticker_read import FIRST_LOOK, MIN_MARGIN, MIN_VISIBLE
 
@@ -227,7 +227,8 @@ def sticker_plan(s: Setup, base: Base, model: Standing) -> dict[str, Any]:
                           "beside the model (--marker-mm)")
     sticker = Sticker(base.width_mm)
     f = s.camera.focal_px(s.resolution)
-    px = band_px(sticker, f / (s.height_mm - TYPICAL_BASE_HEIGHT_MM))
+    px_per_mm = f / (s.height_mm - TYPICAL_BASE_HEIGHT_MM)
+    px = band_px(sticker, px_per_mm)
     here = reading(s, sticker, model, s.height_mm)
     judged = verdict(here.board_share, px)
     return {
@@ -236,7 +237,7 @@ def sticker_plan(s: Setup, base: Base, model: Standing) -> dict[str, Any]:
                                                 f"{base.width_mm:g}"},
         "model": model.kind, "model_height_mm": model.height_mm, "model_width_mm": model.width_mm,
         "sticker_band_px": round(px, 2),
-        "sticker_blur_limit_px": round(STICKER_BLUR_SHARE * px, 2),
+        "sticker_blur_limit_px": round(sticker_blur_limit_px(sticker.base_mm, px_per_mm), 2),
         "hidden_cells": {"under_camera": here.hidden_centre, "at_corner": here.hidden_corner,
                          "most": MAX_HIDDEN},
         "sticker_board_share": round(here.board_share, 3), "sticker_reads_within_in": round(here.reach_in, 1),
@@ -273,8 +274,7 @@ def _band_advice(s: Setup, base: Base, sticker: Sticker, px: float) -> str:
     f = s.camera.focal_px(s.resolution)
     lowest = math.ceil(lowest_height_mm(s))
     top = math.floor(f * band_px(sticker, 1.0) / BAND_PX + TYPICAL_BASE_HEIGHT_MM)
-    more = ("capture at a higher resolution" if s.resolution[0] < s.camera.resolution[0]
-            else "use a camera with more pixels")
+    more = more_pixels(s)
     shown = math.floor(px * 10) / 10  # 2.49 px is not shown as the 2.5 it falls short of
     said = (f"the code's bands are {shown:.1f} px wide at {s.height_mm:g} mm "
             f"(read reliably from {BAND_PX:g} px)")
@@ -289,8 +289,7 @@ def _band_advice(s: Setup, base: Base, sticker: Sticker, px: float) -> str:
                 f"{more}" + (f", or use {bigger} mm bases" if bigger else ""))
     w, h = s.resolution
     options = [more]
-    half = Setup(s.camera, s.height_mm, (s.board_in[0] / 2, s.board_in[1]), s.marker_mm, s.resolution)
-    half_lowest = math.ceil(lowest_height_mm(half))
+    half_lowest = math.ceil(lowest_height_mm(half_board(s)))
     if half_lowest <= top:
         options.append(f"hang two cameras at {half_lowest}-{top} mm over the board's two halves")
     bigger = bigger_at(lowest)
@@ -319,7 +318,7 @@ def sticker_advice(s: Setup, base: Base, model: Standing, here: Reading, px: flo
             thin = "" if px_there >= BAND_PX else f" (bands {px_there:.1f} px there: more pixels too)"
             out.append(f"hang the camera at {up} mm: the model leans less over its sticker and it reads "
                        f"everywhere{thin}")
-        half = Setup(s.camera, s.height_mm, (s.board_in[0] / 2, s.board_in[1]), s.marker_mm, s.resolution)
+        half = half_board(s)
         if reading(half, sticker, model, s.height_mm).board_share >= 1.0:
             out.append("a second camera: each over one half of the board, the lean at the corners is less")
         what = "model" if model.kind == "foot" else "horse"
