@@ -1,9 +1,11 @@
 """What a player sees on a phone, in Chromium, WebKit and Firefox (tests/web/engines.py) at 390 and 320 px:
 the header on one line, dark form controls, the active tab's band and nothing down its sides, a warning under
 the header and never over it, a measure card that keeps its answer (and no rings of the card before), cover
-named, the Log tab's sentences, bases at their true size. Pixels are read from each engine's own screenshot."""
+named, the Log tab's sentences, bases at their true size, the camera page's out-of-focus row whole. Pixels are read from each engine's own screenshot."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -14,6 +16,7 @@ from tests.web.engines import NARROW, PHONE
 from tests.web.server import PIN, LiveServer, make_app
 from tests.web.tables import demo_controller
 from tests.web.test_browser_truth import Camera, show
+from vision.types import Frame
 
 SIZES = [PHONE, NARROW]
 ACCENT = (0xff, 0xc9, 0x4d)  # --accent, RGB
@@ -354,3 +357,22 @@ def test_every_ruling_option_declares_its_help_and_its_rulings_page_names_it():
         for option in system.options:
             assert option.help, (name, option.name)
             assert f"`{option.name}" in text, (name, option.name, "not on its rulings page")
+
+
+def test_the_out_of_focus_row_reads_whole_on_a_320_px_phone(engine, table):
+    """The camera page's longest row, a lens out of focus for 25 mm stickers, in each engine at 320 px: its
+    whole sentence on screen, no word running out of the page."""
+    controller, camera, _, server = table
+    camera.observation = replace(camera.observation, focus={"blur_px": 2.07, "sticker_base_mm": 25.0,
+                                                            "sticker_limit_px": 1.63})
+    controller.process(Frame(np.zeros((8, 8), np.uint8), 2.0, 2))
+    with engine.open(server.url + "/#setup/camera", NARROW) as page:
+        page.wait("() => document.querySelector(\"#camera-summary dd[data-row='Focus']\")?.innerText"
+                  ".includes('Out of focus')")
+        row = page.js("""() => { const e = document.querySelector("#camera-summary dd[data-row='Focus']");
+          const r = e.getBoundingClientRect(); return { text: e.innerText, left: r.left, right: r.right }; }""")
+        assert row["text"] == ("✗ Out of focus: edges blurred 2.1 px, and 25 mm stickers read to 1.6 px: turn the "
+                               "lens's focus ring until the corner markers are sharpest"), (page.engine, row)
+        assert 0 <= row["left"] and row["right"] <= 320, (page.engine, row)
+        assert page.js("() => document.documentElement.scrollWidth") <= 320, page.engine
+        pixels(page, "camera-320-out-of-focus")
